@@ -1,0 +1,94 @@
+// swift-tools-version: 6.0
+//
+// SleetKit: a headless, deterministic particle and shatter-effects kernel with
+// Core Animation semantics. See README.md and docs/architecture.md.
+//
+// Fast builds are opt-in and never forced on dependents (no unconditional
+// unsafeFlags): pass `-Xswiftc -target-cpu -Xswiftc haswell` on the command line.
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+  .swiftLanguageMode(.v6)
+]
+
+let package = Package(
+  name: "SleetKit",
+  products: [
+    .library(name: "SleetKit", targets: ["SleetKit"]),
+    .executable(name: "sleet", targets: ["sleet"]),
+    .executable(name: "sleet-bench", targets: ["sleet-bench"]),
+  ],
+  targets: [
+    // MARK: - Public API
+    .target(
+      name: "SleetMath",
+      dependencies: ["COpenBLAS"],
+      swiftSettings: swiftSettings),
+    .target(
+      name: "SleetParticles",
+      dependencies: ["SleetMath"],
+      resources: [.copy("Presets")],
+      swiftSettings: swiftSettings),
+    .target(
+      name: "SleetShatter",
+      dependencies: ["SleetMath"],
+      swiftSettings: swiftSettings),
+    .target(
+      name: "SleetPreview",
+      dependencies: ["SleetMath", "SleetParticles", "SleetShatter", "CPNG"],
+      swiftSettings: swiftSettings),
+    // The umbrella: re-exports the modules above and nothing else.
+    .target(
+      name: "SleetKit",
+      dependencies: ["SleetMath", "SleetParticles", "SleetShatter", "SleetPreview"],
+      swiftSettings: swiftSettings),
+
+    // MARK: - Command-line tools
+    // The `sleet` commands live in a library so tests can run them in-process.
+    .target(
+      name: "SleetCLI",
+      dependencies: ["SleetKit", "COpenBLAS"],
+      swiftSettings: swiftSettings),
+    .executableTarget(
+      name: "sleet",
+      dependencies: ["SleetCLI"],
+      swiftSettings: swiftSettings),
+    .executableTarget(
+      name: "sleet-bench",
+      dependencies: ["SleetKit", "COpenBLAS"],
+      path: "Benchmarks/sleet-bench",
+      swiftSettings: swiftSettings),
+
+    // MARK: - System libraries (Debian packages; see .ci/run)
+    .systemLibrary(
+      name: "COpenBLAS",
+      pkgConfig: "openblas",
+      providers: [.apt(["libopenblas-dev"])]),
+    .systemLibrary(
+      name: "CPNG",
+      pkgConfig: "libpng",
+      providers: [.apt(["libpng-dev", "zlib1g-dev"])]),
+
+    // MARK: - Unit test bundles
+    .testTarget(
+      name: "SleetMathTests",
+      dependencies: ["SleetMath", "COpenBLAS"],
+      swiftSettings: swiftSettings),
+    .testTarget(
+      name: "SleetParticlesTests",
+      dependencies: ["SleetParticles"],
+      swiftSettings: swiftSettings),
+    .testTarget(
+      name: "SleetShatterTests",
+      dependencies: ["SleetShatter"],
+      swiftSettings: swiftSettings),
+    .testTarget(
+      name: "SleetPreviewTests",
+      dependencies: ["SleetPreview", "CPNG"],
+      swiftSettings: swiftSettings),
+    .testTarget(
+      name: "SleetCLITests",
+      dependencies: ["SleetCLI"],
+      swiftSettings: swiftSettings),
+  ]
+)

@@ -1,0 +1,28 @@
+import COpenBLAS
+import SleetKit
+
+/// `sleet info`: version, build configuration and the OpenBLAS in use.
+struct InfoCommand: SleetCommand {
+  static let path = ["info"]
+  static let summary = "print the version, build configuration and OpenBLAS details"
+  static let help = """
+    usage: sleet info
+
+    Prints SleetKit's version, whether this is a debug or release build, the CPU
+    the SIMD code was compiled for, and the OpenBLAS version, core and threads.
+    """
+
+  static func run(_ arguments: inout Arguments, output: CommandOutput) throws(CommandError) {
+    try arguments.finish()
+    output.print("SleetKit \(SleetVersion.string)")
+    #if DEBUG
+      output.print("build: debug")
+    #else
+      output.print("build: release")
+    #endif
+    let config = openblas_get_config().map { String(cString: $0) } ?? "unknown"
+    let core = openblas_get_corename().map { String(cString: $0) } ?? "unknown"
+    output.print("OpenBLAS: \(config)")
+    output.print("OpenBLAS core: \(core), threads: \(openblas_get_num_threads())")
+  }
+}

@@ -1,0 +1,92 @@
+import SleetMath
+
+/// One particle as a renderer draws it: 64 bytes, 16-byte aligned, no padding,
+/// ready to upload as a GPU instance buffer.
+///
+/// | offset | field | meaning |
+/// |---|---|---|
+/// | 0  | x, y, z | position in layer space (points; y down) |
+/// | 12 | scale | drawn scale, max(0, s0 + scaleSpeed·age) × inherited |
+/// | 16 | color | r, g, b, a clamped to [0, 1], straight alpha |
+/// | 32 | contentsRect | unit sub-rectangle of the sprite (x, y, w, h) |
+/// | 48 | rotation | radians, spin·age |
+/// | 52 | normalizedAge | age / lifetime, in [0, 1) |
+/// | 56 | sprite | index into ``ParticleFrame/sprites`` (`UInt32.max`: no contents) |
+/// | 60 | cell | index into ``ParticleFrame/cellPaths`` |
+@frozen
+public struct ParticleInstance: Hashable, Sendable {
+  public var x: Float
+  public var y: Float
+  public var z: Float
+  public var scale: Float
+  public var color: SIMD4<Float>
+  public var contentsRect: SIMD4<Float>
+  public var rotation: Float
+  public var normalizedAge: Float
+  public var sprite: UInt32
+  public var cell: UInt32
+
+  @inlinable
+  public init(
+    x: Float, y: Float, z: Float, scale: Float, color: SIMD4<Float>,
+    contentsRect: SIMD4<Float>, rotation: Float, normalizedAge: Float,
+    sprite: UInt32, cell: UInt32
+  ) {
+    self.x = x
+    self.y = y
+    self.z = z
+    self.scale = scale
+    self.color = color
+    self.contentsRect = contentsRect
+    self.rotation = rotation
+    self.normalizedAge = normalizedAge
+    self.sprite = sprite
+    self.cell = cell
+  }
+
+  /// The sprite index meaning "this cell has no contents".
+  public static let noSprite = UInt32.max
+}
+
+/// How a draw batch composites onto the target.
+public enum BlendMode: String, Hashable, Sendable {
+  /// Porter–Duff source-over.
+  case sourceOver
+  /// Source plus destination (`renderMode` `additive`).
+  case additive
+}
+
+/// A contiguous range of ``ParticleFrame/instances`` drawn with one blend mode.
+public struct DrawBatch: Hashable, Sendable {
+  public var range: Range<Int>
+  public var blendMode: BlendMode
+
+  public init(range: Range<Int>, blendMode: BlendMode) {
+    self.range = range
+    self.blendMode = blendMode
+  }
+}
+
+/// Everything a renderer needs to draw one frame of a particle effect. A frame
+/// is meant to be reused: the simulation refills it in place, keeping capacity,
+/// so steady-state frames allocate nothing.
+public struct ParticleFrame: Sendable {
+  /// The emitter-local time of the frame, seconds.
+  public var time: Double = 0
+  /// The particles, already in the order that `renderMode` demands (first drawn
+  /// first).
+  public var instances: [ParticleInstance] = []
+  /// Per instance (same index), the 2D affine that maps sprite-local points —
+  /// centred on the sprite, in points at scale 1 — to layer space:
+  /// `scale(s) · rotate(rotation) · translate(x, y)` (row-vector order).
+  public var affines: [AffineTransform2D] = []
+  /// Draw batches covering `instances` in order.
+  public var batches: [DrawBatch] = []
+  /// Sprite table: ``ParticleInstance/sprite`` indexes this.
+  public var sprites: [SpriteReference] = []
+  /// Cell table: ``ParticleInstance/cell`` indexes this; each entry is the
+  /// cell's key path without the `emitterCells.` prefixes, e.g. `rocket.spark`.
+  public var cellPaths: [String] = []
+
+  public init() {}
+}

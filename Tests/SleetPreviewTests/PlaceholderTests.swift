@@ -1,0 +1,1 @@
+// Replaced by the renderer tests of issue 5.
