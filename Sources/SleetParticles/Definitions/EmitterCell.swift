@@ -101,4 +101,8 @@ public struct SpriteReference: Hashable, Sendable {
   public init(_ name: String) {
     self.name = name
   }
+
+  /// The procedural sprites every renderer provides, usable by name in
+  /// `contents` without an image file.
+  public static let builtInNames = ["disc", "snowflake", "spark", "star", "heart", "confetti"]
 }
