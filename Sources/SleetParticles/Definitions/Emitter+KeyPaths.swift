@@ -170,7 +170,7 @@ extension Emitter {
       do throws(PropertyValueProblem) {
         try descriptor.set(&self, value)
       } catch {
-        throw KeyPathError(keyPath: path, reason: error.reason)
+        throw KeyPathError(keyPath: path, reason: error.keyPathReason)
       }
       return
     }
@@ -180,7 +180,7 @@ extension Emitter {
       do throws(PropertyValueProblem) {
         try descriptor.set(&cell, value)
       } catch {
-        throw KeyPathError(keyPath: path, reason: error.reason)
+        throw KeyPathError(keyPath: path, reason: error.keyPathReason)
       }
     }
   }
@@ -296,7 +296,7 @@ extension Emitter {
       do throws(PropertyValueProblem) {
         try d.set(&probe, d.get(self))
       } catch {
-        throw KeyPathError(keyPath: d.name, reason: error.reason)
+        throw KeyPathError(keyPath: d.name, reason: error.keyPathReason)
       }
     }
     try EmitterCell.validate(emitterCells, keyPathPrefix: "")
@@ -311,7 +311,7 @@ extension EmitterCell {
       do throws(PropertyValueProblem) {
         try d.set(&probe, d.get(self))
       } catch {
-        throw KeyPathError(keyPath: prefix + d.name, reason: error.reason)
+        throw KeyPathError(keyPath: prefix + d.name, reason: error.keyPathReason)
       }
     }
     try EmitterCell.validate(emitterCells, keyPathPrefix: prefix)

@@ -4,6 +4,13 @@ import SleetMath
 /// key-path code prefixes the key path, the effect-file reader the JSON path.
 struct PropertyValueProblem: Error, Hashable, Sendable {
   var reason: String
+  /// For a vector property, the offending component: its index (effect
+  /// files say `color[0]`) and name (key paths say `red`).
+  var componentIndex: Int? = nil
+  var componentName: String? = nil
+
+  /// The reason as a key-path error states it: "height must be ≥ 0, got -1".
+  var keyPathReason: String { componentName.map { "\($0) \(reason)" } ?? reason }
 }
 
 /// A check that every value of a numeric property must pass. Keeping these in
@@ -179,7 +186,7 @@ extension PropertyDescriptor {
           do throws(PropertyValueProblem) {
             v[i] = try PropertyValue.number(xs[i]).floatValue(constraint)
           } catch {
-            throw PropertyValueProblem(reason: "\(components[i]): \(error.reason)")
+            throw PropertyValueProblem(reason: error.reason, componentIndex: i, componentName: components[i])
           }
         }
         root[keyPath: keyPath] = v

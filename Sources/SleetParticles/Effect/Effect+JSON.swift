@@ -249,7 +249,7 @@ enum EffectDecoder {
     do throws(PropertyValueProblem) {
       try d.set(&root, value)
     } catch {
-      throw EffectFormatError(path: path, reason: error.reason)
+      throw EffectFormatError(path: path + (error.componentIndex.map { "[\($0)]" } ?? ""), reason: error.reason)
     }
   }
 
