@@ -1,8 +1,8 @@
 import Foundation
+import SleetKit
 import Testing
 
 @testable import SleetCLI
-import SleetKit
 
 @Suite("sleet presets and sleet validate")
 struct PresetsCommandTests {
@@ -61,7 +61,9 @@ struct PresetsCommandTests {
     let good = folder + "/good.json"
     let bad = folder + "/bad.json"
     try FileOutput.atomicWrite(
-      Array(#"{"format": 1, "emitterCells": [{"name": "snow", "birthRate": 10}], "changes": [{"time": 2, "keyPath": "emitterCells.snow.birthRate", "value": 0}]}"#.utf8),
+      Array(
+        #"{"format": 1, "emitterCells": [{"name": "snow", "birthRate": 10}], "changes": [{"time": 2, "keyPath": "emitterCells.snow.birthRate", "value": 0}]}"#
+          .utf8),
       to: good)
     try FileOutput.atomicWrite(
       Array(#"{"format": 1, "emitterCells": [{"emitterCells": [{}, {"birthRate": -3}]}]}"#.utf8), to: bad)
@@ -69,7 +71,8 @@ struct PresetsCommandTests {
     #expect(ok.status == 0 && ok.out == "ok: 1 cell, 1 change\n")
     let error = runSleet(["validate", bad])
     #expect(error.status == 2)
-    #expect(error.err.hasPrefix("sleet validate: \(bad): emitterCells[0].emitterCells[1].birthRate: must be ≥ 0, got -3\n"))
+    #expect(
+      error.err.hasPrefix("sleet validate: \(bad): emitterCells[0].emitterCells[1].birthRate: must be ≥ 0, got -3\n"))
     let missing = runSleet(["validate", folder + "/none.json"])
     #expect(missing.status == 2 && missing.err.contains("cannot read"))
     #expect(runSleet(["validate"]).status == 2)

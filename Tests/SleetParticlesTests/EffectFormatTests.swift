@@ -186,7 +186,8 @@ struct EffectFormatTests {
       formatError("{\"format\": 1,\n \"birthRate\": NaN}")
         == "invalid JSON at line 2, column 15: NaN and Infinity are not JSON numbers (values must be finite)")
     #expect(formatError("{\"format\": 01}") == "invalid JSON at line 1, column 13: numbers must not have leading zeros")
-    #expect(formatError("{\"format\": 1} x") == "invalid JSON at line 1, column 15: unexpected text after the JSON document")
+    #expect(
+      formatError("{\"format\": 1} x") == "invalid JSON at line 1, column 15: unexpected text after the JSON document")
     #expect(formatError("") == "invalid JSON at line 1, column 1: unexpected end of input, expected a value")
     let deep = String(repeating: "[", count: 100) + String(repeating: "]", count: 100)
     #expect(formatError(deep) == "invalid JSON at line 1, column 65: nesting deeper than 64 levels")
@@ -208,7 +209,8 @@ struct EffectFormatTests {
     #expect(formatError(#"{"format": 1, "birthRate": 1, "birthRate": 2}"#) == "birthRate: duplicate key")
     #expect(
       formatError(#"{"format": 1, "emitterCells": [{"name": "snow"}, {"name": "snow"}]}"#)
-        == "emitterCells[1].name: duplicate cell name 'snow' (already used by emitterCells[0]); key paths need unique names")
+        == "emitterCells[1].name: duplicate cell name 'snow' (already used by emitterCells[0]); key paths need unique names"
+    )
     #expect(
       formatError(#"{"format": 1, "emitterCells": [{"name": "a.b"}]}"#)
         == "emitterCells[0].name: a cell name must not contain '.', got 'a.b'")
@@ -219,17 +221,26 @@ struct EffectFormatTests {
       formatError(#"{"format": 1, "emitterCells": [{"birthRate": "ten"}]}"#)
         == "emitterCells[0].birthRate: expected a number, got the string 'ten'")
     #expect(formatError(#"{"format": 1, "preservesDepth": 1}"#) == "preservesDepth: expected true or false, got 1")
-    #expect(formatError(#"{"format": 1, "emitterPosition": {"x": 1}}"#) == "emitterPosition: expected an array of 2 numbers, got an object")
-    #expect(formatError(#"{"format": 1, "emitterPosition": [1, null]}"#) == "emitterPosition[1]: expected a number, got null")
-    #expect(formatError(#"{"format": 1, "emitterCells": {}}"#) == "emitterCells: expected an array of cells, got an object")
-    #expect(formatError(#"{"format": 1, "emitterCells": [3]}"#) == "emitterCells[0]: expected a cell (a JSON object), got 3")
-    #expect(formatError(#"{"format": 1, "emitterShape": "lines"}"#)
-      == "emitterShape: expected one of point, line, rectangle, circle, cuboid, sphere, got 'lines' (did you mean 'line'?)")
+    #expect(
+      formatError(#"{"format": 1, "emitterPosition": {"x": 1}}"#)
+        == "emitterPosition: expected an array of 2 numbers, got an object")
+    #expect(
+      formatError(#"{"format": 1, "emitterPosition": [1, null]}"#) == "emitterPosition[1]: expected a number, got null")
+    #expect(
+      formatError(#"{"format": 1, "emitterCells": {}}"#) == "emitterCells: expected an array of cells, got an object")
+    #expect(
+      formatError(#"{"format": 1, "emitterCells": [3]}"#) == "emitterCells[0]: expected a cell (a JSON object), got 3")
+    #expect(
+      formatError(#"{"format": 1, "emitterShape": "lines"}"#)
+        == "emitterShape: expected one of point, line, rectangle, circle, cuboid, sphere, got 'lines' (did you mean 'line'?)"
+    )
     #expect(formatError(#"{"format": 1, "seed": -1}"#) == "seed: expected an integer from 0 to 4294967295, got -1")
   }
 
   @Test func nonFiniteNumbersAreRejected() {
-    #expect(formatError(#"{"format": 1, "emitterCells": [{"lifetime": 1e400}]}"#) == "emitterCells[0].lifetime: must be finite, got 1e400")
+    #expect(
+      formatError(#"{"format": 1, "emitterCells": [{"lifetime": 1e400}]}"#)
+        == "emitterCells[0].lifetime: must be finite, got 1e400")
     #expect(formatError(#"{"format": 1, "velocity": -1e39}"#) == "velocity: out of range for a 32-bit float, got -1e39")
     #expect(formatError(#"{"format": 1, "beginTime": 1e308}"#) == nil)
   }
@@ -239,19 +250,29 @@ struct EffectFormatTests {
       formatError(#"{"format": 1, "emitterCells": [{"emitterCells": [{}, {"birthRate": -3}]}]}"#)
         == "emitterCells[0].emitterCells[1].birthRate: must be ≥ 0, got -3")
     #expect(formatError(#"{"format": 1, "emitterSize": [10, -1]}"#) == "emitterSize[1]: must be ≥ 0, got -1")
-    #expect(formatError(#"{"format": 1, "emitterCells": [{"lifetime": -0.5}]}"#) == "emitterCells[0].lifetime: must be ≥ 0, got -0.5")
-    #expect(formatError(#"{"format": 1, "emitterCells": [{"duration": -1}]}"#) == "emitterCells[0].duration: must be ≥ 0, got -1")
-    #expect(formatError(#"{"format": 1, "emitterCells": [{"color": [1, 1, 1.5]}]}"#) == "emitterCells[0].color[2]: must be between 0 and 1, got 1.5")
+    #expect(
+      formatError(#"{"format": 1, "emitterCells": [{"lifetime": -0.5}]}"#)
+        == "emitterCells[0].lifetime: must be ≥ 0, got -0.5")
+    #expect(
+      formatError(#"{"format": 1, "emitterCells": [{"duration": -1}]}"#)
+        == "emitterCells[0].duration: must be ≥ 0, got -1")
+    #expect(
+      formatError(#"{"format": 1, "emitterCells": [{"color": [1, 1, 1.5]}]}"#)
+        == "emitterCells[0].color[2]: must be between 0 and 1, got 1.5")
     #expect(formatError(#"{"format": 1, "birthRate": -0.0}"#) == nil)
   }
 
   @Test func changesAreCheckedInTimeOrder() throws {
     let cells = #""emitterCells": [{"name": "snow", "birthRate": 10}]"#
     #expect(
-      formatError(#"{"format": 1, \#(cells), "changes": [{"time": 1, "keyPath": "emitterCells.snw.birthRate", "value": 0}]}"#)
-        == "changes[0].keyPath: 'emitterCells.snw.birthRate': no cell named 'snw' in emitterCells (cells: snow); did you mean 'snow'?")
+      formatError(
+        #"{"format": 1, \#(cells), "changes": [{"time": 1, "keyPath": "emitterCells.snw.birthRate", "value": 0}]}"#)
+        == "changes[0].keyPath: 'emitterCells.snw.birthRate': no cell named 'snw' in emitterCells (cells: snow); did you mean 'snow'?"
+    )
     #expect(
-      formatError(#"{"format": 1, \#(cells), "changes": [{"time": 0, "keyPath": "birthRate", "value": 1}, {"time": 1, "keyPath": "emitterCells.snow.birthRate", "value": -1}]}"#)
+      formatError(
+        #"{"format": 1, \#(cells), "changes": [{"time": 0, "keyPath": "birthRate", "value": 1}, {"time": 1, "keyPath": "emitterCells.snow.birthRate", "value": -1}]}"#
+      )
         == "changes[1].value: must be ≥ 0, got -1")
     #expect(
       formatError(#"{"format": 1, \#(cells), "changes": [{"time": 1, "keyPath": "birthRate"}]}"#)
@@ -266,7 +287,9 @@ struct EffectFormatTests {
       formatError(#"{"format": 1, \#(cells), "changes": [{"time": 1, "keypath": "birthRate", "value": 1}]}"#)
         == "changes[0].keypath: unknown key (did you mean 'keyPath'?)")
     let ok = try Effect(
-      json: #"{"format": 1, \#(cells), "changes": [{"time": 2, "keyPath": "emitterCells.snow.birthRate", "value": 0}, {"time": 1, "keyPath": "emitterPosition", "value": [3, 4]}]}"#)
+      json:
+        #"{"format": 1, \#(cells), "changes": [{"time": 2, "keyPath": "emitterCells.snow.birthRate", "value": 0}, {"time": 1, "keyPath": "emitterPosition", "value": [3, 4]}]}"#
+    )
     #expect(ok.changes.map(\.time) == [1, 2])
     #expect(ok.emitter(at: 5).emitterPosition == SIMD2(3, 4))
     #expect(ok.emitter(at: 5).emitterCells[0].birthRate == 0)
@@ -275,12 +298,17 @@ struct EffectFormatTests {
   @Test func parametersMustAgreeWithTheStoredValues() throws {
     let base = #""emitterSize": [700, 100], "emitterCells": [{"name": "snow"}]"#
     #expect(
-      formatError(#"{"format": 1, \#(base), "parameters": {"width": {"value": 390, "bindings": [{"keyPath": "emitterSize.width", "factor": 2}]}}}"#)
+      formatError(
+        #"{"format": 1, \#(base), "parameters": {"width": {"value": 390, "bindings": [{"keyPath": "emitterSize.width", "factor": 2}]}}}"#
+      )
         == "parameters.width.bindings[0]: emitterSize.width: is 700 but 2 × width = 780 for width = 390; "
         + "write the values for the parameter's value")
     #expect(
-      formatError(#"{"format": 1, \#(base), "parameters": {"width": {"value": 350, "bindings": [{"keyPath": "emitterSize", "factor": 2}]}}}"#)
-        == "parameters.width.bindings[0].keyPath: 'emitterSize' is not a single number (bind a component such as 'emitterSize.width')")
+      formatError(
+        #"{"format": 1, \#(base), "parameters": {"width": {"value": 350, "bindings": [{"keyPath": "emitterSize", "factor": 2}]}}}"#
+      )
+        == "parameters.width.bindings[0].keyPath: 'emitterSize' is not a single number (bind a component such as 'emitterSize.width')"
+    )
     #expect(
       formatError(#"{"format": 1, \#(base), "parameters": {"width": {"value": 0, "minimum": 1, "bindings": []}}}"#)
         == "parameters.width.value: must be ≥ 1, got 0")
@@ -288,7 +316,9 @@ struct EffectFormatTests {
       formatError(#"{"format": 1, \#(base), "parameters": {"width": {"bindings": []}}}"#)
         == "parameters.width.value: required field is missing")
     let e = try Effect(
-      json: #"{"format": 1, \#(base), "parameters": {"width": {"value": 350, "minimum": 1, "bindings": [{"keyPath": "emitterSize.width", "factor": 2}]}}}"#)
+      json:
+        #"{"format": 1, \#(base), "parameters": {"width": {"value": 350, "minimum": 1, "bindings": [{"keyPath": "emitterSize.width", "factor": 2}]}}}"#
+    )
     let wide = try e.settingParameters(["width": 512])
     #expect(wide.emitter.emitterSize == SIMD2(1024, 100))
     #expect(wide.parameters[0].value == 512)
@@ -328,6 +358,8 @@ struct EffectFormatTests {
     let e = try Effect(json: #"{"format": 1, "summary": "tab\there \"q\" \u00e9 \ud83d\ude00 \u0001"}"#)
     #expect(e.summary == "tab\there \"q\" é 😀 \u{01}")
     #expect(try Effect(json: e.jsonString()).summary == e.summary)
-    #expect(formatError(#"{"format": 1, "summary": "\ud83d"}"#) == "invalid JSON at line 1, column 33: unpaired surrogate in \\u escape")
+    #expect(
+      formatError(#"{"format": 1, "summary": "\ud83d"}"#)
+        == "invalid JSON at line 1, column 33: unpaired surrogate in \\u escape")
   }
 }

@@ -174,16 +174,21 @@ struct KeyPathTests {
     #expect(message(-3, "emitterCells.snow.birthRate") == "emitterCells.snow.birthRate: must be ≥ 0, got -3")
     #expect(message("fast", "birthRate") == "birthRate: expected a number, got the string 'fast'")
     #expect(message(.number(.nan), "velocity") == "velocity: must be finite, got nan")
-    #expect(message(.number(.infinity), "emitterCells.snow.lifetime") == "emitterCells.snow.lifetime: must be finite, got inf")
+    #expect(
+      message(.number(.infinity), "emitterCells.snow.lifetime") == "emitterCells.snow.lifetime: must be finite, got inf"
+    )
     #expect(message(1e39, "scale") == "scale: 1e+39 is out of range for a 32-bit float")
     #expect(message([1], "emitterPosition") == "emitterPosition: expected 2 numbers, got 1")
     #expect(message([1, 2], "emitterCells.snow.color") == "emitterCells.snow.color: expected 3 or 4 numbers, got 2")
     #expect(message([10, -1], "emitterSize") == "emitterSize: height must be ≥ 0, got -1")
-    #expect(message([1, 2, 0, 1], "emitterCells.snow.color") == "emitterCells.snow.color: green must be between 0 and 1, got 2")
+    #expect(
+      message([1, 2, 0, 1], "emitterCells.snow.color")
+        == "emitterCells.snow.color: green must be between 0 and 1, got 2")
     #expect(message(1, "preservesDepth") == "preservesDepth: expected true or false, got 1")
     #expect(
       message("lin", "emitterShape")
-        == "emitterShape: expected one of point, line, rectangle, circle, cuboid, sphere, got 'lin' (did you mean 'line'?)")
+        == "emitterShape: expected one of point, line, rectangle, circle, cuboid, sphere, got 'lin' (did you mean 'line'?)"
+    )
     #expect(
       message("cubic", "emitterCells.snow.magnificationFilter")
         == "emitterCells.snow.magnificationFilter: expected one of linear, nearest, trilinear, got 'cubic'")
@@ -221,8 +226,12 @@ struct KeyPathTests {
     #expect(effect.emitter(at: 1.9).cell(named: ["snow"])?.birthRate == 10)
     // Equal times apply in the given order: the last one wins.
     #expect(effect.emitter(at: 2).cell(named: ["snow"])?.birthRate == 3)
-    #expect(throws: KeyPathError(keyPath: "emitterCells.rain.birthRate", reason: "no cell named 'rain' in emitterCells (cells: rocket, snow)")) {
-      try Effect(emitter: fireworksLike(), changes: [PropertyChange(time: 0, keyPath: "emitterCells.rain.birthRate", value: 0)])
+    #expect(
+      throws: KeyPathError(
+        keyPath: "emitterCells.rain.birthRate", reason: "no cell named 'rain' in emitterCells (cells: rocket, snow)")
+    ) {
+      try Effect(
+        emitter: fireworksLike(), changes: [PropertyChange(time: 0, keyPath: "emitterCells.rain.birthRate", value: 0)])
     }
   }
 

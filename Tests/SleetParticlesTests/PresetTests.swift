@@ -7,9 +7,11 @@ import Testing
 struct PresetTests {
   @Test func presetsAreListedByName() {
     #expect(Effect.presetNames == ["confetti", "fireworks", "likeBurst", "rain", "snow", "sparkle"])
-    #expect(throws: EffectFormatError(
-      path: "",
-      reason: "no preset named 'snw' (presets: confetti, fireworks, likeBurst, rain, snow, sparkle); did you mean 'snow'?")
+    #expect(
+      throws: EffectFormatError(
+        path: "",
+        reason:
+          "no preset named 'snw' (presets: confetti, fireworks, likeBurst, rain, snow, sparkle); did you mean 'snow'?")
     ) { try Effect.preset(named: "snw") }
   }
 
@@ -92,7 +94,10 @@ struct PresetTests {
     #expect(e.emitterShape == .line && e.emitterPosition.y <= 0 && e.emitterSize.x == 390)
     #expect(e.emitterCells.count >= 4)
     #expect(Set(e.emitterCells.map(\.color)).count == e.emitterCells.count)
-    #expect(e.emitterCells.allSatisfy { $0.emissionLongitude == Float(Double.pi) && $0.spin != 0 && $0.contents?.name == "confetti" })
+    #expect(
+      e.emitterCells.allSatisfy {
+        $0.emissionLongitude == Float(Double.pi) && $0.spin != 0 && $0.contents?.name == "confetti"
+      })
     let wide = try Effect.preset(named: "confetti", parameters: ["width": 1000])
     #expect(wide.emitter.emitterPosition == SIMD2(500, 0) && wide.emitter.emitterSize.x == 1000)
   }

@@ -123,12 +123,14 @@ enum EffectDecoder {
       }
     }
 
-    let parameters = try fields["parameters"].map { v throws(EffectFormatError) in
-      try self.parameters(v, emitter: emitter)
-    } ?? []
-    let changes = try fields["changes"].map { v throws(EffectFormatError) in
-      try self.changes(v, emitter: emitter)
-    } ?? []
+    let parameters =
+      try fields["parameters"].map { v throws(EffectFormatError) in
+        try self.parameters(v, emitter: emitter)
+      } ?? []
+    let changes =
+      try fields["changes"].map { v throws(EffectFormatError) in
+        try self.changes(v, emitter: emitter)
+      } ?? []
     do throws(KeyPathError) {
       return try Effect(emitter: emitter, changes: changes, parameters: parameters, summary: summary)
     } catch {
@@ -342,7 +344,8 @@ enum EffectDecoder {
       guard time >= 0 else {
         throw EffectFormatError(path: "\(path).time", reason: "must be ≥ 0, got \(formatNumber(time))")
       }
-      let keyPath = try self.keyPath(try required(fields, "keyPath", path: path), emitter: emitter, path: "\(path).keyPath")
+      let keyPath = try self.keyPath(
+        try required(fields, "keyPath", path: path), emitter: emitter, path: "\(path).keyPath")
       // Change values stay `Double` (exact in both directions); the property
       // converts them when the change is applied.
       let value = try propertyValue(
@@ -400,10 +403,12 @@ enum EffectDecoder {
         let keyPath = try self.keyPath(try required(bf, "keyPath", path: bp), emitter: emitter, path: "\(bp).keyPath")
         guard kind(of: keyPath).isScalarNumber else {
           throw EffectFormatError(
-            path: "\(bp).keyPath", reason: "'\(keyPath)' is not a single number (bind a component such as 'emitterSize.width')")
+            path: "\(bp).keyPath",
+            reason: "'\(keyPath)' is not a single number (bind a component such as 'emitterSize.width')")
         }
         let factor = try finiteDouble(try required(bf, "factor", path: bp), path: "\(bp).factor")
-        let offset = try bf["offset"].map { v throws(EffectFormatError) in try finiteDouble(v, path: "\(bp).offset") } ?? 0
+        let offset =
+          try bf["offset"].map { v throws(EffectFormatError) in try finiteDouble(v, path: "\(bp).offset") } ?? 0
         bindings.append(EffectParameter.Binding(keyPath: keyPath.description, factor: factor, offset: offset))
       }
       let parameter = EffectParameter(
@@ -512,7 +517,8 @@ enum EffectEncoder {
     case .number(let x): return float && kind == .float ? formatFloat(Float(x)) : formatDouble(x)
     case .bool(let b): return b ? "true" : "false"
     case .string(let s): return JSONText.quoted(s)
-    case .vector(let xs): return "[" + xs.map { float ? formatFloat(Float($0)) : formatDouble($0) }.joined(separator: ", ") + "]"
+    case .vector(let xs):
+      return "[" + xs.map { float ? formatFloat(Float($0)) : formatDouble($0) }.joined(separator: ", ") + "]"
     }
   }
 
