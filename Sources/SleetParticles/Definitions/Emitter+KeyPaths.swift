@@ -198,15 +198,37 @@ extension Emitter {
     if keyPath.cellNames.isEmpty {
       return Emitter.propertiesByName[keyPath.property]!.get(self)
     }
-    var copy = emitterCells
-    var result = PropertyValue.bool(false)
-    let descriptor = EmitterCell.propertiesByName[keyPath.property]!
-    try Self.withCell(
-      in: &copy, names: keyPath.cellNames[...], parent: nil, path: keyPath.description
-    ) { (cell: inout EmitterCell) throws(KeyPathError) in
-      result = descriptor.get(cell)
+    var cells = emitterCells
+    var parent: String?
+    for name in keyPath.cellNames.dropLast() {
+      cells = try Self.cell(named: name, in: cells, parent: parent, path: keyPath.description).emitterCells
+      parent = name
     }
-    return result
+    let cell = try Self.cell(
+      named: keyPath.cellNames[keyPath.cellNames.count - 1], in: cells, parent: parent, path: keyPath.description)
+    return EmitterCell.propertiesByName[keyPath.property]!.get(cell)
+  }
+
+  /// The first cell named `name` among `cells`, or an error that lists the
+  /// names there are.
+  private static func cell(
+    named name: String, in cells: [EmitterCell], parent: String?, path: String
+  ) throws(KeyPathError) -> EmitterCell {
+    guard let index = cells.firstIndex(where: { $0.name == name }) else {
+      throw missingCell(name, in: cells, parent: parent, path: path)
+    }
+    return cells[index]
+  }
+
+  private static func missingCell(_ name: String, in cells: [EmitterCell], parent: String?, path: String)
+    -> KeyPathError
+  {
+    let siblings = cells.compactMap(\.name)
+    var reason = "no cell named '\(name)' in emitterCells"
+    if let parent { reason += " of '\(parent)'" }
+    reason += siblings.isEmpty ? " (it has no named cells)" : " (cells: \(siblings.joined(separator: ", ")))"
+    if let near = closestName(to: name, in: siblings) { reason += "; did you mean '\(near)'?" }
+    return KeyPathError(keyPath: path, reason: reason)
   }
 
   /// Runs `body` on the cell found by descending through `names`.
@@ -216,12 +238,7 @@ extension Emitter {
   ) throws(KeyPathError) {
     let name = names[names.startIndex]
     guard let index = cells.firstIndex(where: { $0.name == name }) else {
-      let siblings = cells.compactMap(\.name)
-      var reason = "no cell named '\(name)' in emitterCells"
-      if let parent { reason += " of '\(parent)'" }
-      reason += siblings.isEmpty ? " (it has no named cells)" : " (cells: \(siblings.joined(separator: ", ")))"
-      if let near = closestName(to: name, in: siblings) { reason += "; did you mean '\(near)'?" }
-      throw KeyPathError(keyPath: path, reason: reason)
+      throw missingCell(name, in: cells, parent: parent, path: path)
     }
     if names.count == 1 {
       try body(&cells[index])

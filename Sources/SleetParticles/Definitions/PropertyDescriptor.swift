@@ -48,37 +48,40 @@ func formatNumber(_ x: Double) -> String {
   return x.description
 }
 
+/// The kind of value a property takes.
+enum PropertyKind: Hashable, Sendable {
+  /// A `Float` property; effect files parse its literal straight to `Float`.
+  case float
+  case double
+  case bool
+  case uint32
+  /// One of a fixed list of names (`emitterShape`, filters, …).
+  case name([String])
+  /// A sprite: a built-in name, a `.png` path, or "" for none.
+  case sprite
+  /// A vector of `Float`s with this many components (colour accepts 3 or 4).
+  case vector(Int)
+
+  /// What a value of this kind looks like, for "expected …" messages.
+  var expectation: String {
+    switch self {
+    case .float, .double: "a number"
+    case .bool: "true or false"
+    case .uint32: "an integer from 0 to 4294967295"
+    case .name, .sprite: "a string"
+    case .vector(let n): "an array of \(n) numbers"
+    }
+  }
+
+  /// Whether a parameter binding can drive the property (a plain number).
+  var isScalarNumber: Bool { self == .float || self == .double }
+}
+
 /// One property of an `Emitter` or `EmitterCell`, as key paths and effect
 /// files see it: its Core Animation name, the kind of value it takes, and how
 /// to read and (checking the value) write it.
 struct PropertyDescriptor<Root>: Sendable {
-  enum Kind: Hashable, Sendable {
-    /// A `Float` property; effect files parse its literal straight to `Float`.
-    case float
-    case double
-    case bool
-    case uint32
-    /// One of a fixed list of names (`emitterShape`, filters, …).
-    case name([String])
-    /// A sprite: a built-in name, a `.png` path, or "" for none.
-    case sprite
-    /// A vector of `Float`s with this many components (colour accepts 3 or 4).
-    case vector(Int)
-
-    /// What a value of this kind looks like, for "expected …" messages.
-    var expectation: String {
-      switch self {
-      case .float, .double: "a number"
-      case .bool: "true or false"
-      case .uint32: "an integer from 0 to 4294967295"
-      case .name, .sprite: "a string"
-      case .vector(let n): "an array of \(n) numbers"
-      }
-    }
-
-    /// Whether a parameter binding can drive the property (a plain number).
-    var isScalarNumber: Bool { self == .float || self == .double }
-  }
+  typealias Kind = PropertyKind
 
   /// The key: `birthRate`, `emitterSize.width`, `color.red`.
   let name: String
@@ -218,18 +221,18 @@ func closestName(to name: String, in candidates: some Sequence<String>) -> Strin
   let a = Array(name.lowercased())
   for c in candidates {
     let b = Array(c.lowercased())
-    // Levenshtein distance, one row at a time.
+    // Levenshtein distance, one row at a time: row[j] = distance(a[..<i], b[..<j]).
     var row = Array(0...b.count)
-    for i in 1...max(a.count, 1) where !a.isEmpty {
-      var previous = row[0]
-      row[0] = i
-      for j in stride(from: 1, through: b.count, by: 1) {
-        let substitution = previous + (a[i - 1] == b[j - 1] ? 0 : 1)
-        previous = row[j]
-        row[j] = min(substitution, row[j] + 1, row[j - 1] + 1)
+    for i in a.indices {
+      var diagonal = row[0]
+      row[0] = i + 1
+      for j in b.indices {
+        let substitution = diagonal + (a[i] == b[j] ? 0 : 1)
+        diagonal = row[j + 1]
+        row[j + 1] = min(substitution, row[j + 1] + 1, row[j] + 1)
       }
     }
-    let d = a.isEmpty ? b.count : row[b.count]
+    let d = row[b.count]
     if d <= 2, d < (best?.1 ?? .max) { best = (c, d) }
   }
   return best?.0

@@ -217,8 +217,8 @@ enum EffectDecoder {
 
   /// Converts a JSON value to the `PropertyValue` a property of `kind`
   /// takes, reporting a wrong JSON type against `path`.
-  static func propertyValue<R>(
-    _ v: JSONValue, kind: PropertyDescriptor<R>.Kind, floatLiterals: Bool, path: String
+  static func propertyValue(
+    _ v: JSONValue, kind: PropertyKind, floatLiterals: Bool, path: String
   ) throws(EffectFormatError) -> PropertyValue {
     func wrongType() -> EffectFormatError {
       EffectFormatError(path: path, reason: "expected \(kind.expectation), got \(v.kindDescription)")
@@ -304,18 +304,11 @@ enum EffectDecoder {
 
   // MARK: Changes
 
-  static func kind(of keyPath: Emitter.KeyPath) -> PropertyDescriptor<Emitter>.Kind {
-    if keyPath.cellNames.isEmpty { return Emitter.propertiesByName[keyPath.property]!.kind }
-    // The two tables share the `Kind` shape; map the cell kind across.
-    switch EmitterCell.propertiesByName[keyPath.property]!.kind {
-    case .float: return .float
-    case .double: return .double
-    case .bool: return .bool
-    case .uint32: return .uint32
-    case .name(let names): return .name(names)
-    case .sprite: return .sprite
-    case .vector(let n): return .vector(n)
-    }
+  static func kind(of keyPath: Emitter.KeyPath) -> PropertyKind {
+    // Safe: `KeyPath` only holds properties that exist in the tables.
+    keyPath.cellNames.isEmpty
+      ? Emitter.propertiesByName[keyPath.property]!.kind
+      : EmitterCell.propertiesByName[keyPath.property]!.kind
   }
 
   /// Parses a key path and checks that it names an existing cell.
@@ -512,7 +505,7 @@ func formatDouble(_ x: Double) -> String {
 }
 
 enum EffectEncoder {
-  static func text<R>(_ value: PropertyValue, float: Bool, kind: PropertyDescriptor<R>.Kind) -> String {
+  static func text(_ value: PropertyValue, float: Bool, kind: PropertyKind) -> String {
     switch value {
     case .number(let x): return float && kind == .float ? formatFloat(Float(x)) : formatDouble(x)
     case .bool(let b): return b ? "true" : "false"
