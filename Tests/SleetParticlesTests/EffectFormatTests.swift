@@ -362,4 +362,57 @@ struct EffectFormatTests {
       formatError(#"{"format": 1, "summary": "\ud83d"}"#)
         == "invalid JSON at line 1, column 33: unpaired surrogate in \\u escape")
   }
+
+  @Test func atomicWriteLeavesNothingBehindOnFailure() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sleet-atomic-\(getpid())").path
+    try FileManager.default.createDirectory(atPath: folder + "/target", withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    // Renaming a file over a non-empty directory fails: the directory stays, no temporary file remains.
+    try FileOutput.atomicWrite([1, 2, 3], to: folder + "/target/keep")
+    #expect(throws: FileOutputError.self) { try FileOutput.atomicWrite([4], to: folder + "/target") }
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["target"])
+    #expect(FileManager.default.contents(atPath: folder + "/target/keep") == Data([1, 2, 3]))
+    let big = (0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+    try FileOutput.atomicWrite(big, to: folder + "/big.bin")
+    #expect(FileManager.default.contents(atPath: folder + "/big.bin") == Data(big))
+  }
+
+  @Test func strictJSONGrammar() {
+    let rejected: [(String, String)] = [
+      (#"{"format": +1}"#, "invalid JSON at line 1, column 12: unexpected character '+', expected a value"),
+      (#"{"format": .5}"#, "invalid JSON at line 1, column 12: unexpected character '.', expected a value"),
+      (#"{"format": 1.}"#, "invalid JSON at line 1, column 14: expected a digit after '.'"),
+      (#"{"format": 1e}"#, "invalid JSON at line 1, column 14: expected a digit in the exponent"),
+      (
+        #"{"format": 1, "emitterPosition": [1, 2,]}"#,
+        "invalid JSON at line 1, column 40: unexpected character ']', expected a value"
+      ),
+      (#"{'format': 1}"#, "invalid JSON at line 1, column 2: expected a string key"),
+      (#"{"format": 1 /* c */}"#, "invalid JSON at line 1, column 14: expected ',' or '}' in an object"),
+      (#"{"format": 1, "summary": "a\qb"}"#, "invalid JSON at line 1, column 30: invalid escape '\\q'"),
+      (
+        "{\"format\": 1, \"summary\": \"a\nb\"}",
+        "invalid JSON at line 1, column 28: control character in a string (escape it)"
+      ),
+      (#"{"format": tru}"#, "invalid JSON at line 1, column 12: invalid literal (expected true)"),
+      (#"{"format": 1"#, "invalid JSON at line 1, column 13: expected ',' or '}' in an object"),
+    ]
+    for (json, message) in rejected {
+      #expect(formatError(json) == message, "\(json)")
+    }
+    #expect(formatError("\u{FEFF}{\"format\": 1, \"summary\": \"\\u00e9\\/\"}\n") == nil)
+    #expect(formatError(#"{"format": 1.0}"#) == "format: expected the integer 1, got 1.0")
+  }
+
+  @Test func presetOrFileLoadsEither() throws {
+    #expect(try Effect(presetOrFile: "snow") == (try Effect.preset(named: "snow")))
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("sleet-either-\(getpid()).json").path
+    defer { try? FileManager.default.removeItem(atPath: file) }
+    try Effect.preset(named: "confetti").writeJSON(toFile: file)
+    let read = try Effect(presetOrFile: file, parameters: ["width": 100])
+    #expect(read.emitter.emitterSize.x == 100)
+    #expect(throws: EffectFormatError(path: "", reason: "cannot read 'nope.json'")) {
+      try Effect(presetOrFile: "nope.json")
+    }
+  }
 }

@@ -44,3 +44,23 @@ extension Effect {
     Bundle.module.url(forResource: "Presets", withExtension: nil)
   }
 }
+
+extension Effect {
+  /// What command lines accept as an effect: a preset name (`snow`) or the
+  /// path of an effect file (anything ending in `.json` or containing '/').
+  /// `parameters` are set as ``settingParameters(_:)`` does.
+  ///
+  ///     let effect = try Effect(presetOrFile: arguments.effect, parameters: ["width": 430])
+  ///
+  /// - Throws: `EffectFormatError`: an unknown preset, an unreadable or
+  ///   invalid file, or a bad parameter.
+  /// - Complexity: O(file size).
+  public init(presetOrFile argument: String, parameters: [String: Double] = [:]) throws(EffectFormatError) {
+    if argument.hasSuffix(".json") || argument.contains("/") {
+      let effect = try Effect(contentsOfFile: argument)
+      self = parameters.isEmpty ? effect : try effect.settingParameters(parameters)
+    } else {
+      self = try Effect.preset(named: argument, parameters: parameters)
+    }
+  }
+}
