@@ -9,7 +9,8 @@ public enum BuiltInSprite: String, CaseIterable, Hashable, Sendable {
   case disc
   /// A six-armed snowflake with two pairs of side branches per arm.
   case snowflake
-  /// A glowing point with four thin rays: `exp(−6r²)` plus ray falloff.
+  /// A glowing point with four thin rays: `exp(−6r²)` plus ray falloff,
+  /// faded to zero between r = 0.8 and 1.
   case spark
   /// A five-pointed star, one point up, inner/outer radius 0.4.
   case star
@@ -76,7 +77,8 @@ public enum BuiltInSprite: String, CaseIterable, Hashable, Sendable {
       let glow = _exp(-6 * r * r)
       let rayX = Swift.max(0, 1 - abs(p.y) * 14) * Swift.max(0, 1 - abs(p.x))
       let rayY = Swift.max(0, 1 - abs(p.x) * 14) * Swift.max(0, 1 - abs(p.y))
-      return Swift.min(1, glow + rayX + rayY)
+      // Windowed so that the sprite ends exactly at its circle.
+      return Swift.min(1, glow + rayX + rayY) * (1 - _smoothstep(0.8, 1, r))
     case .confetti:
       return 1
     case .heart:
