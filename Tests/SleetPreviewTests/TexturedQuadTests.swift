@@ -156,5 +156,10 @@ struct TexturedQuadTests {
     for options in [RasterOptions(), RasterOptions(bandHeight: 1), RasterOptions(bandHeight: 5)] {
       #expect(render(options) == reference)
     }
+    // The naive twin (every quad visits every pixel) agrees bit for bit.
+    var naive = RGBAImage(width: 64, height: 48, fill: SIMD4(0, 0, 0, 1))
+    let sorted = quads.enumerated().sorted { ($0.element.z, $0.offset) < ($1.element.z, $1.offset) }.map(\.element)
+    Rasterizer._drawQuadsNaive(sorted, textures: [texture], into: &naive)
+    #expect(naive == reference)
   }
 }

@@ -29,15 +29,7 @@ extension Rasterizer {
     let height = image.height
     guard width > 0, height > 0, !quads.isEmpty else { return }
     withExtendedLifetime(textures) {
-      var prepared: [_PreparedQuad] = []
-      prepared.reserveCapacity(quads.count)
-      for quad in quads {
-        precondition(quad.texture >= 0 && quad.texture < textures.count,
-          "Rasterizer.drawQuads: texture index \(quad.texture) outside 0..<\(textures.count)")
-        if let p = _PreparedQuad(quad, texture: textures[quad.texture], width: width, height: height) {
-          prepared.append(p)
-        }
-      }
+      let prepared = _prepare(quads, textures: textures, width: width, height: height)
       guard !prepared.isEmpty else { return }
       image.withUnsafeMutableBufferPointer { pixels in
         let target = _SharedPointer(pixels.baseAddress!)
@@ -45,6 +37,41 @@ extension Rasterizer {
           let list = _SharedPointer(buffer)
           _forEachBand(height: height, options: options) { rows in
             _drawQuads(list.value, rows: rows, into: target.value, width: width)
+          }
+        }
+      }
+    }
+  }
+
+  /// The quads that can touch a `width × height` image, prepared.
+  /// Invariant: the texture pointers inside are valid while `textures` is alive.
+  internal static func _prepare(
+    _ quads: [TexturedQuad], textures: [RGBAImage], width: Int, height: Int
+  ) -> [_PreparedQuad] {
+    var prepared: [_PreparedQuad] = []
+    prepared.reserveCapacity(quads.count)
+    for quad in quads {
+      precondition(quad.texture >= 0 && quad.texture < textures.count,
+        "Rasterizer.drawQuads: texture index \(quad.texture) outside 0..<\(textures.count)")
+      if let p = _PreparedQuad(quad, texture: textures[quad.texture], width: width, height: height) {
+        prepared.append(p)
+      }
+    }
+    return prepared
+  }
+
+  /// ``drawQuads(_:textures:into:options:)`` through the naive twin kernel:
+  /// every quad visits every pixel, no bounding box.
+  internal static func _drawQuadsNaive(_ quads: [TexturedQuad], textures: [RGBAImage], into image: inout RGBAImage) {
+    let (width, height) = (image.width, image.height)
+    withExtendedLifetime(textures) {
+      let prepared = _prepare(quads, textures: textures, width: width, height: height)
+      image.withUnsafeMutableBufferPointer { pixels in
+        for q in prepared {
+          for y in 0..<height {
+            for x in 0..<width {
+              _shadeQuad(q, px: Float(x) + 0.5, py: Float(y) + 0.5, into: &pixels[y * width + x])
+            }
           }
         }
       }
@@ -62,30 +89,33 @@ extension Rasterizer {
       let yStart = Swift.max(q.y0, rows.lowerBound)
       let yEnd = Swift.min(q.y1, rows.upperBound)
       if yStart >= yEnd { continue }
-      let S = q.screenToSquare
-      let T = q.screenToTexel
-      let texW = Float(q.textureWidth), texH = Float(q.textureHeight)
-      let opacity = SIMD4<Float>(repeating: q.opacity)
       for y in yStart..<yEnd {
         let py = Float(y) + 0.5
         let row = target + y * width
         for x in q.x0..<q.x1 {
-          let px = Float(x) + 0.5
-          let w1 = S.m6 * px + S.m7 * py + S.m8
-          let s = (S.m0 * px + S.m1 * py + S.m2) / w1
-          let t = (S.m3 * px + S.m4 * py + S.m5) / w1
-          // NaN or ±∞ (a pixel on the vanishing line) fail and draw nothing.
-          guard s >= 0, s < 1, t >= 0, t < 1 else { continue }
-          let w2 = T.m6 * px + T.m7 * py + T.m8
-          let u = (T.m0 * px + T.m1 * py + T.m2) / w2
-          let v = (T.m3 * px + T.m4 * py + T.m5) / w2
-          guard u >= 0, u <= texW, v >= 0, v <= texH else { continue }
-          let src = _sampleBilinear(
-            q.texture, width: q.textureWidth, height: q.textureHeight, x: u, y: v) * opacity
-          row[x] = src + row[x] * SIMD4(repeating: 1 - src.w)
+          _shadeQuad(q, px: Float(x) + 0.5, py: py, into: &row[x])
         }
       }
     }
+  }
+
+  /// One pixel of one quad: the coverage test, the sample and the blend.
+  @inline(__always)
+  internal static func _shadeQuad(_ q: _PreparedQuad, px: Float, py: Float, into pixel: inout SIMD4<Float>) {
+    let S = q.screenToSquare
+    let w1 = S.m6 * px + S.m7 * py + S.m8
+    let s = (S.m0 * px + S.m1 * py + S.m2) / w1
+    let t = (S.m3 * px + S.m4 * py + S.m5) / w1
+    // NaN or ±∞ (a pixel on the vanishing line) fail and draw nothing.
+    guard s >= 0, s < 1, t >= 0, t < 1 else { return }
+    let T = q.screenToTexel
+    let w2 = T.m6 * px + T.m7 * py + T.m8
+    let u = (T.m0 * px + T.m1 * py + T.m2) / w2
+    let v = (T.m3 * px + T.m4 * py + T.m5) / w2
+    guard u >= 0, u <= Float(q.textureWidth), v >= 0, v <= Float(q.textureHeight) else { return }
+    let src = _sampleBilinear(
+      q.texture, width: q.textureWidth, height: q.textureHeight, x: u, y: v) * SIMD4(repeating: q.opacity)
+    pixel = src + pixel * SIMD4(repeating: 1 - src.w)
   }
 }
 

@@ -30,15 +30,7 @@ extension Rasterizer {
     let height = image.height
     guard width > 0, height > 0, !draws.isEmpty else { return }
     withExtendedLifetime(sprites) {
-      var prepared: [_PreparedSprite] = []
-      prepared.reserveCapacity(draws.count)
-      for draw in draws {
-        precondition(draw.sprite >= 0 && draw.sprite < sprites.count,
-          "Rasterizer.drawSprites: sprite index \(draw.sprite) outside 0..<\(sprites.count)")
-        if let p = _PreparedSprite(draw, sprite: sprites[draw.sprite], width: width, height: height) {
-          prepared.append(p)
-        }
-      }
+      let prepared = _prepare(draws, sprites: sprites, width: width, height: height)
       guard !prepared.isEmpty else { return }
       image.withUnsafeMutableBufferPointer { pixels in
         let target = _SharedPointer(pixels.baseAddress!)
@@ -47,6 +39,36 @@ extension Rasterizer {
           _forEachBand(height: height, options: options) { rows in
             _drawSprites(list.value, rows: rows, into: target.value, width: width)
           }
+        }
+      }
+    }
+  }
+
+  /// The draws that can touch a `width × height` image, prepared.
+  /// Invariant: the texture pointers inside are valid while `sprites` is alive.
+  internal static func _prepare(
+    _ draws: [SpriteDraw], sprites: [Sprite], width: Int, height: Int
+  ) -> [_PreparedSprite] {
+    var prepared: [_PreparedSprite] = []
+    prepared.reserveCapacity(draws.count)
+    for draw in draws {
+      precondition(draw.sprite >= 0 && draw.sprite < sprites.count,
+        "Rasterizer.drawSprites: sprite index \(draw.sprite) outside 0..<\(sprites.count)")
+      if let p = _PreparedSprite(draw, sprite: sprites[draw.sprite], width: width, height: height) {
+        prepared.append(p)
+      }
+    }
+    return prepared
+  }
+
+  /// ``drawSprites(_:sprites:into:options:)`` through the naive twin kernel.
+  internal static func _drawSpritesNaive(_ draws: [SpriteDraw], sprites: [Sprite], into image: inout RGBAImage) {
+    let (width, height) = (image.width, image.height)
+    withExtendedLifetime(sprites) {
+      let prepared = _prepare(draws, sprites: sprites, width: width, height: height)
+      image.withUnsafeMutableBufferPointer { pixels in
+        prepared.withUnsafeBufferPointer {
+          _drawSpritesNaive($0, into: pixels.baseAddress!, width: width, height: height)
         }
       }
     }
@@ -69,23 +91,77 @@ extension Rasterizer {
         let rowU = py * d.ic + d.itx
         let rowV = py * d.id + d.ity
         let row = target + y * width
-        for x in d.x0..<d.x1 {
-          let px = Float(x) + 0.5
-          let u = px * d.ia + rowU
-          let v = px * d.ib + rowV
-          // Written so that NaN fails the test and draws nothing.
-          guard u >= -d.halfWidth, u < d.halfWidth, v >= -d.halfHeight, v < d.halfHeight else { continue }
-          let s = _sampleBilinear(
-            d.texture, width: d.textureWidth, height: d.textureHeight,
-            x: u * d.texelScaleX + d.texelOffsetX, y: v * d.texelScaleY + d.texelOffsetY) * d.tint
-          if d.isAdditive {
-            row[x] = s + row[x]
-          } else {
-            row[x] = s + row[x] * SIMD4(repeating: 1 - s.w)
-          }
+        // The row's span inside the rectangle, widened by one pixel each side
+        // so that rounding here can never drop a pixel the exact test below
+        // accepts (the span only skips work; the test decides coverage).
+        var lo = Float(d.x0), hi = Float(d.x1)
+        _narrow(&lo, &hi, slope: d.ia, offset: rowU, half: d.halfWidth)
+        _narrow(&lo, &hi, slope: d.ib, offset: rowV, half: d.halfHeight)
+        if !(lo < hi) { continue }
+        let xStart = Swift.max(d.x0, Int(lo.rounded(.down)) - 1)
+        let xEnd = Swift.min(d.x1, Int(hi.rounded(.up)) + 1)
+        if xStart >= xEnd { continue }
+        for x in xStart..<xEnd {
+          _shadeSprite(d, px: Float(x) + 0.5, rowU: rowU, rowV: rowV, into: &row[x])
         }
       }
     }
+  }
+
+  /// Naive twin of `_drawSprites` for tests: every draw visits every pixel of
+  /// the image, with no bounding box or span narrowing. Same per-pixel
+  /// arithmetic, so results must match bit for bit.
+  internal static func _drawSpritesNaive(
+    _ list: UnsafeBufferPointer<_PreparedSprite>, into target: UnsafeMutablePointer<SIMD4<Float>>,
+    width: Int, height: Int
+  ) {
+    for d in list {
+      for y in 0..<height {
+        let py = Float(y) + 0.5
+        let rowU = py * d.ic + d.itx
+        let rowV = py * d.id + d.ity
+        for x in 0..<width {
+          _shadeSprite(d, px: Float(x) + 0.5, rowU: rowU, rowV: rowV, into: &target[y * width + x])
+        }
+      }
+    }
+  }
+
+  /// One pixel of one sprite: the coverage test, the sample and the blend.
+  @inline(__always)
+  internal static func _shadeSprite(
+    _ d: _PreparedSprite, px: Float, rowU: Float, rowV: Float, into pixel: inout SIMD4<Float>
+  ) {
+    let u = px * d.ia + rowU
+    let v = px * d.ib + rowV
+    // Written so that NaN fails the test and draws nothing.
+    guard u >= -d.halfWidth, u < d.halfWidth, v >= -d.halfHeight, v < d.halfHeight else { return }
+    let s = _sampleBilinear(
+      d.texture, width: d.textureWidth, height: d.textureHeight,
+      x: u * d.texelScaleX + d.texelOffsetX, y: v * d.texelScaleY + d.texelOffsetY) * d.tint
+    if d.isAdditive {
+      pixel = s + pixel
+    } else {
+      pixel = s + pixel * SIMD4(repeating: 1 - s.w)
+    }
+  }
+}
+
+extension Rasterizer {
+  /// Narrows [lo, hi] (pixel x, as left edges) to the x whose centre
+  /// c = x + 0.5 satisfies −half ≤ slope·c + offset ≤ half. Bounds stay inside
+  /// the original [lo, hi], so they always convert to Int safely.
+  @inline(__always)
+  internal static func _narrow(_ lo: inout Float, _ hi: inout Float, slope: Float, offset: Float, half: Float) {
+    if slope == 0 {
+      if !(offset >= -half && offset < half) { hi = lo }
+      return
+    }
+    let a = (-half - offset) / slope - 0.5
+    let b = (half - offset) / slope - 0.5
+    let first = Swift.min(a, b), last = Swift.max(a, b)
+    if first > lo { lo = Swift.min(first, hi) }
+    if last < hi { hi = Swift.max(last, lo) }
   }
 }
 
