@@ -97,7 +97,6 @@ extension Rasterizer {
         var lo = Float(d.x0), hi = Float(d.x1)
         _narrow(&lo, &hi, slope: d.ia, offset: rowU, half: d.halfWidth)
         _narrow(&lo, &hi, slope: d.ib, offset: rowV, half: d.halfHeight)
-        if !(lo < hi) { continue }
         let xStart = Swift.max(d.x0, Int(lo.rounded(.down)) - 1)
         let xEnd = Swift.min(d.x1, Int(hi.rounded(.up)) + 1)
         if xStart >= xEnd { continue }

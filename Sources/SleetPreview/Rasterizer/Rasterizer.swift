@@ -57,24 +57,28 @@ extension Rasterizer {
     // Clamp before converting so that far-away points cannot overflow Int.
     let xs = Swift.min(Swift.max(x - 0.5, -1), Float(width))
     let ys = Swift.min(Swift.max(y - 0.5, -1), Float(height))
-    let xf = xs.rounded(.down)
-    let yf = ys.rounded(.down)
-    let fx = xs - xf
-    let fy = ys - yf
-    var i0 = Int(xf)
-    var j0 = Int(yf)
-    var i1 = i0 + 1
-    var j1 = j0 + 1
+    // ⌊·⌋ without a libm call (the portable build has no SSE4.1 `roundss`):
+    // truncate, then step down when truncation went up (negative non-integers).
+    var i0 = Int(xs)
+    if Float(i0) > xs { i0 &-= 1 }
+    var j0 = Int(ys)
+    if Float(j0) > ys { j0 &-= 1 }
+    let fx = xs - Float(i0)
+    let fy = ys - Float(j0)
+    // Safe: i0, j0 ∈ [−1, max(width, height)] after the clamps above.
+    var i1 = i0 &+ 1
+    var j1 = j0 &+ 1
     if i0 < 0 { i0 = 0 }
     if i1 < 0 { i1 = 0 }
-    if i0 >= width { i0 = width - 1 }
-    if i1 >= width { i1 = width - 1 }
+    if i0 >= width { i0 = width &- 1 }
+    if i1 >= width { i1 = width &- 1 }
     if j0 < 0 { j0 = 0 }
     if j1 < 0 { j1 = 0 }
-    if j0 >= height { j0 = height - 1 }
-    if j1 >= height { j1 = height - 1 }
-    let row0 = base + j0 * width
-    let row1 = base + j1 * width
+    if j0 >= height { j0 = height &- 1 }
+    if j1 >= height { j1 = height &- 1 }
+    // Safe: 0 ≤ j < height, so j·width < pixel count.
+    let row0 = base + j0 &* width
+    let row1 = base + j1 &* width
     let wx1 = SIMD4<Float>(repeating: fx)
     let wx0 = SIMD4<Float>(repeating: 1 - fx)
     let top = row0[i0] * wx0 + row0[i1] * wx1
