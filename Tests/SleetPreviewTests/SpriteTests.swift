@@ -118,3 +118,24 @@ struct ContactSheetTests {
     #expect(image[3, 3 + 4 + 2] == SIMD4(0, 0, 0, 1))
   }
 }
+
+@Suite("Demo pictures")
+struct DemoPictureTests {
+  @Test func picturesAreOpaqueDistinctAndDeterministic() {
+    let a = DemoPicture.first.image(width: 60, height: 40)
+    let b = DemoPicture.second.image(width: 60, height: 40)
+    #expect(a == DemoPicture.first.image(width: 60, height: 40))
+    #expect(a != b)
+    var differing = 0
+    for y in 0..<40 {
+      for x in 0..<60 {
+        #expect(a[x, y].w == 1 && b[x, y].w == 1)
+        if a[x, y] != b[x, y] { differing += 1 }
+      }
+    }
+    // Different almost everywhere, so a transition between them is visible.
+    #expect(differing > 60 * 40 * 9 / 10)
+    // Tiny sizes work too.
+    #expect(DemoPicture.second.image(width: 1, height: 1).pixelCount == 1)
+  }
+}
