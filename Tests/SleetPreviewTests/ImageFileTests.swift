@@ -42,8 +42,10 @@ struct ImageFileTests {
 
   @Test func apngStructureDelaysSequenceNumbersAndCRCs() throws {
     let frames = (0..<3).map { randomOpaqueImage(width: 9, height: 6, seed: UInt64(10 + $0)) }
-    let delays = [FrameDelay(framesPerSecond: 30), FrameDelay(numerator: 1, denominator: 10),
-                  FrameDelay(numerator: 7, denominator: 100)]
+    let delays = [
+      FrameDelay(framesPerSecond: 30), FrameDelay(numerator: 1, denominator: 10),
+      FrameDelay(numerator: 7, denominator: 100),
+    ]
     var encoder = APNGEncoder(width: 9, height: 6, loopCount: 2)
     encoder.append(frames[0], delay: delays[0])
     encoder.append(contentsOf: Array(frames[1...]), delays: Array(delays[1...]))
@@ -129,7 +131,8 @@ struct ImageFileTests {
   @Test func readingErrorsNameThePath() throws {
     let folder = makeTemporaryFolder()
     defer { removeTree(folder) }
-    #expect(throws: ImageFileError.cannotRead(path: folder + "/missing.png", reason: String(cString: strerror(ENOENT)))) {
+    #expect(throws: ImageFileError.cannotRead(path: folder + "/missing.png", reason: String(cString: strerror(ENOENT))))
+    {
       try PNGFile.read(path: folder + "/missing.png")
     }
     try AtomicFile.write(Array("not a png".utf8), to: folder + "/bad.png")

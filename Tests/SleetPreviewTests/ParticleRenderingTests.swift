@@ -28,9 +28,10 @@ func makeFrame(
 ) -> ParticleFrame {
   var frame = ParticleFrame()
   for p in particles {
-    frame.instances.append(ParticleInstance(
-      x: p.x, y: p.y, z: 0, scale: p.scale, color: p.color, contentsRect: p.contentsRect,
-      rotation: p.rotation, normalizedAge: 0, sprite: p.sprite, cell: 0))
+    frame.instances.append(
+      ParticleInstance(
+        x: p.x, y: p.y, z: 0, scale: p.scale, color: p.color, contentsRect: p.contentsRect,
+        rotation: p.rotation, normalizedAge: 0, sprite: p.sprite, cell: 0))
     frame.affines.append(particleAffine(x: p.x, y: p.y, scale: p.scale, rotation: p.rotation))
   }
   var start = 0
@@ -177,12 +178,13 @@ struct ParticleRenderingTests {
     var random = TestRandom(state: 42)
     var particles: [TestParticle] = []
     for _ in 0..<300 {
-      particles.append(TestParticle(
-        x: random.unit() * 90 - 5, y: random.unit() * 70 - 5, scale: random.unit() * 1.5 + 0.1,
-        rotation: random.unit() * 6.3,
-        color: SIMD4(random.unit(), random.unit(), random.unit(), random.unit()),
-        contentsRect: random.unit() < 0.5 ? SIMD4(0, 0, 1, 1) : SIMD4(0.25, 0.25, 0.5, 0.5),
-        sprite: UInt32(random.next() % 6)))
+      particles.append(
+        TestParticle(
+          x: random.unit() * 90 - 5, y: random.unit() * 70 - 5, scale: random.unit() * 1.5 + 0.1,
+          rotation: random.unit() * 6.3,
+          color: SIMD4(random.unit(), random.unit(), random.unit(), random.unit()),
+          contentsRect: random.unit() < 0.5 ? SIMD4(0, 0, 1, 1) : SIMD4(0.25, 0.25, 0.5, 0.5),
+          sprite: UInt32(random.next() % 6)))
     }
     let frame = makeFrame(
       particles, sprites: BuiltInSprite.allCases.map(\.rawValue), batches: [(.sourceOver, 150), (.additive, 150)])
@@ -194,13 +196,17 @@ struct ParticleRenderingTests {
     }
     let reference = try render(.serial)
     #expect(reference != RGBAImage(width: 120, height: 90, background: ColorRGBA(red: 0.1, green: 0.2, blue: 0.3)))
-    for options in [RasterOptions(), RasterOptions(bandHeight: 1), RasterOptions(bandHeight: 7),
-                    RasterOptions(bandHeight: 64, isParallel: false)] {
+    for options in [
+      RasterOptions(), RasterOptions(bandHeight: 1), RasterOptions(bandHeight: 7),
+      RasterOptions(bandHeight: 64, isParallel: false),
+    ] {
       let image = try render(options)
       let same = image.withUnsafeBufferPointer { a in
         reference.withUnsafeBufferPointer { b in
-          a.elementsEqual(b) { $0.x.bitPattern == $1.x.bitPattern && $0.y.bitPattern == $1.y.bitPattern
-            && $0.z.bitPattern == $1.z.bitPattern && $0.w.bitPattern == $1.w.bitPattern }
+          a.elementsEqual(b) {
+            $0.x.bitPattern == $1.x.bitPattern && $0.y.bitPattern == $1.y.bitPattern
+              && $0.z.bitPattern == $1.z.bitPattern && $0.w.bitPattern == $1.w.bitPattern
+          }
         }
       }
       #expect(same, "options \(options)")
@@ -218,14 +224,15 @@ struct ParticleRenderingTests {
       let angle = Double(random.unit()) * 6.3
       let s = random.unit() * 2 + 0.05
       let shear = k % 5 == 0 ? random.unit() : 0
-      draws.append(SpriteDraw(
-        transform: AffineTransform2D(
-          a: s * Float(cos(angle)), b: s * Float(sin(angle)), c: -s * Float(sin(angle)) + shear,
-          d: s * Float(cos(angle)), tx: random.unit() * 110 - 15, ty: random.unit() * 90 - 15),
-        sprite: Int(random.next() % 6),
-        contentsRect: k % 3 == 0 ? SIMD4(0.1, 0.2, 0.6, 0.5) : SIMD4(0, 0, 1, 1),
-        tint: SIMD4(random.unit(), random.unit(), random.unit(), random.unit()),
-        blendMode: k % 2 == 0 ? .sourceOver : .additive))
+      draws.append(
+        SpriteDraw(
+          transform: AffineTransform2D(
+            a: s * Float(cos(angle)), b: s * Float(sin(angle)), c: -s * Float(sin(angle)) + shear,
+            d: s * Float(cos(angle)), tx: random.unit() * 110 - 15, ty: random.unit() * 90 - 15),
+          sprite: Int(random.next() % 6),
+          contentsRect: k % 3 == 0 ? SIMD4(0.1, 0.2, 0.6, 0.5) : SIMD4(0, 0, 1, 1),
+          tint: SIMD4(random.unit(), random.unit(), random.unit(), random.unit()),
+          blendMode: k % 2 == 0 ? .sourceOver : .additive))
     }
     var fast = RGBAImage(width: 97, height: 71, fill: SIMD4(0.1, 0.1, 0.1, 1))
     var naive = fast

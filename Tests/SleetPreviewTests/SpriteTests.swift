@@ -98,7 +98,8 @@ struct ContactSheetTests {
   }
 
   @Test func sheetPlacesThumbnailsAndLabelsOnAGrid() {
-    let sheet = ContactSheet(columns: 2, maximumThumbnailWidth: 10, spacing: 3,
+    let sheet = ContactSheet(
+      columns: 2, maximumThumbnailWidth: 10, spacing: 3,
       background: .black, labelColor: .white)
     let red = RGBAImage(width: 20, height: 8, fill: SIMD4(1, 0, 0, 1))
     let blue = RGBAImage(width: 20, height: 8, fill: SIMD4(0, 0, 1, 1))

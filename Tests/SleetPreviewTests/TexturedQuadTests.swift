@@ -141,11 +141,12 @@ struct TexturedQuadTests {
     var quads: [TexturedQuad] = []
     for _ in 0..<40 {
       let x = random.unit() * 50, y = random.unit() * 30
-      quads.append(TexturedQuad(
-        corners: Quad2D(
-          topLeft: SIMD2(x, y), topRight: SIMD2(x + 20, y + random.unit() * 4),
-          bottomRight: SIMD2(x + 18, y + 16), bottomLeft: SIMD2(x + random.unit() * 3, y + 14)),
-        texture: 0, opacity: random.unit(), z: random.unit()))
+      quads.append(
+        TexturedQuad(
+          corners: Quad2D(
+            topLeft: SIMD2(x, y), topRight: SIMD2(x + 20, y + random.unit() * 4),
+            bottomRight: SIMD2(x + 18, y + 16), bottomLeft: SIMD2(x + random.unit() * 3, y + 14)),
+          texture: 0, opacity: random.unit(), z: random.unit()))
     }
     func render(_ options: RasterOptions) -> RGBAImage {
       var image = RGBAImage(width: 64, height: 48, fill: SIMD4(0, 0, 0, 1))

@@ -25,7 +25,8 @@ public struct ContactSheet: Sendable {
     background: ColorRGBA = ColorRGBA(red: 0.12, green: 0.12, blue: 0.14),
     labelColor: ColorRGBA = .white, labelScale: Int = 1
   ) {
-    precondition(columns >= 1 && maximumThumbnailWidth >= 1 && labelScale >= 1 && spacing >= 0,
+    precondition(
+      columns >= 1 && maximumThumbnailWidth >= 1 && labelScale >= 1 && spacing >= 0,
       "ContactSheet: columns, maximumThumbnailWidth, labelScale must be ≥ 1 and spacing ≥ 0")
     self.columns = columns
     self.maximumThumbnailWidth = maximumThumbnailWidth
@@ -40,7 +41,8 @@ public struct ContactSheet: Sendable {
   public static func label(time: Double) -> String {
     let ms = Int((abs(time) * 1000).rounded())
     let fraction = String(ms % 1000)
-    return "t=\(time < 0 && ms > 0 ? "-" : "")\(ms / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)s"
+    return
+      "t=\(time < 0 && ms > 0 ? "-" : "")\(ms / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)s"
   }
 
   /// The reduction factor for frames `width` pixels wide.
@@ -71,7 +73,8 @@ public struct ContactSheet: Sendable {
       let y = spacing + (index / columns) * (th + labelHeight + spacing)
       let thumbnail = ContactSheet.reduce(frame, by: factor)
       ContactSheet._composite(thumbnail, at: x, y, onto: &sheet)
-      BitmapFont.draw(ContactSheet.label(time: times[index]), at: x, y + th + 2 * labelScale,
+      BitmapFont.draw(
+        ContactSheet.label(time: times[index]), at: x, y + th + 2 * labelScale,
         scale: labelScale, color: labelColor, into: &sheet)
     }
     return sheet

@@ -19,7 +19,8 @@ public enum DemoPicture: String, CaseIterable, Hashable, Sendable {
     let (top, bottom, stripe, disc): (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) =
       switch self {
       case .first: (SIMD4(1, 0.62, 0.25, 1), SIMD4(0.62, 0.1, 0.16, 1), SIMD4(1, 0.85, 0.55, 1), SIMD4(1, 0.95, 0.8, 1))
-      case .second: (SIMD4(0.2, 0.75, 0.72, 1), SIMD4(0.06, 0.12, 0.35, 1), SIMD4(0.55, 0.9, 0.95, 1), SIMD4(0.85, 0.97, 1, 1))
+      case .second:
+        (SIMD4(0.2, 0.75, 0.72, 1), SIMD4(0.06, 0.12, 0.35, 1), SIMD4(0.55, 0.9, 0.95, 1), SIMD4(0.85, 0.97, 1, 1))
       }
     var image = RGBAImage(width: width, height: height)
     let w = Float(width), h = Float(height)
@@ -48,7 +49,8 @@ public enum DemoPicture: String, CaseIterable, Hashable, Sendable {
     let numeral = self == .first ? "1" : "2"
     let scale = Swift.max(1, height / 3 / BitmapFont.glyphHeight)
     // On the side away from the disc.
-    BitmapFont.draw(numeral, at: self == .first ? width / 5 : width * 3 / 5, height - height / 10 - BitmapFont.glyphHeight * scale,
+    BitmapFont.draw(
+      numeral, at: self == .first ? width / 5 : width * 3 / 5, height - height / 10 - BitmapFont.glyphHeight * scale,
       scale: scale, color: .white, into: &image)
     return image
   }

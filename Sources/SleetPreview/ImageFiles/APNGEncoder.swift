@@ -25,7 +25,8 @@ public struct APNGEncoder: Sendable {
 
   /// - Precondition: `width`, `height` in 1…2³¹−1; level in 0…9.
   public init(width: Int, height: Int, loopCount: UInt32 = 0, compressionLevel: Int32 = 6) {
-    precondition(width >= 1 && height >= 1 && width <= Int(Int32.max) && height <= Int(Int32.max),
+    precondition(
+      width >= 1 && height >= 1 && width <= Int(Int32.max) && height <= Int(Int32.max),
       "APNGEncoder: size must be ≥ 1×1, got \(width)×\(height)")
     precondition((0...9).contains(compressionLevel), "APNGEncoder: compressionLevel must be 0…9")
     self.width = width
@@ -44,10 +45,15 @@ public struct APNGEncoder: Sendable {
   /// - Precondition: `image` is `width × height`.
   /// - Complexity: O(pixels) (filtering and deflate).
   public mutating func append(_ image: RGBAImage, delay: FrameDelay) {
-    precondition(image.width == width && image.height == height,
+    precondition(
+      image.width == width && image.height == height,
       "APNGEncoder.append: frame is \(image.width)×\(image.height), canvas is \(width)×\(height)")
-    _frames.append((delay, _PNG.compressedScanlines(
-      image.straightRGBA8(), width: width, height: height, level: compressionLevel)))
+    _frames.append(
+      (
+        delay,
+        _PNG.compressedScanlines(
+          image.straightRGBA8(), width: width, height: height, level: compressionLevel)
+      ))
   }
 
   /// Appends frames, compressing them in parallel; the output is identical to
@@ -57,7 +63,8 @@ public struct APNGEncoder: Sendable {
   public mutating func append(contentsOf images: [RGBAImage], delays: [FrameDelay]) {
     precondition(delays.count == images.count, "APNGEncoder.append: \(images.count) frames, \(delays.count) delays")
     for image in images {
-      precondition(image.width == width && image.height == height,
+      precondition(
+        image.width == width && image.height == height,
         "APNGEncoder.append: frame is \(image.width)×\(image.height), canvas is \(width)×\(height)")
     }
     let results = _ParallelResults(count: images.count)

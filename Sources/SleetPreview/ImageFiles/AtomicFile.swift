@@ -1,9 +1,10 @@
+import Synchronization
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import Synchronization
 
 // File-scope wrappers: inside `AtomicFile`, `write`/`read` name its own methods.
 private func _systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
@@ -84,7 +85,6 @@ public enum AtomicFile {
     String(cString: strerror(errno))
   }
 }
-
 
 /// A process-wide counter that makes temporary names unique between threads.
 private final class _AtomicCounter: Sendable {

@@ -15,7 +15,8 @@ public struct FrameDelay: Hashable, Sendable, CustomStringConvertible {
   /// One frame at an integral frame rate: exactly `1 / framesPerSecond` s.
   /// - Precondition: 1 ≤ `framesPerSecond` ≤ 65535.
   public init(framesPerSecond: Int) {
-    precondition(framesPerSecond >= 1 && framesPerSecond <= 65535,
+    precondition(
+      framesPerSecond >= 1 && framesPerSecond <= 65535,
       "FrameDelay: framesPerSecond must be in 1...65535, got \(framesPerSecond)")
     self.init(numerator: 1, denominator: UInt16(framesPerSecond))
   }
@@ -26,7 +27,8 @@ public struct FrameDelay: Hashable, Sendable, CustomStringConvertible {
   /// - Precondition: `seconds` finite, in [0, 65535].
   /// - Complexity: O(log 65535) steps.
   public init(seconds: Double) {
-    precondition(seconds.isFinite && seconds >= 0 && seconds <= 65535,
+    precondition(
+      seconds.isFinite && seconds >= 0 && seconds <= 65535,
       "FrameDelay: seconds must be finite and in [0, 65535], got \(seconds)")
     // Convergents h/k of the continued fraction of `seconds`, stopping before a
     // term exceeds 16 bits; then the best semiconvergent between the last two.
@@ -40,8 +42,9 @@ public struct FrameDelay: Hashable, Sendable, CustomStringConvertible {
       let h2 = a * h1 + h0, k2 = a * k1 + k0
       if h2 > limit || k2 > limit {
         // Largest semiconvergent that fits, if closer.
-        let m = Swift.min(k1 > 0 ? ((limit - k0) / k1).rounded(.down) : a,
-                          h1 > 0 ? ((limit - h0) / h1).rounded(.down) : a)
+        let m = Swift.min(
+          k1 > 0 ? ((limit - k0) / k1).rounded(.down) : a,
+          h1 > 0 ? ((limit - h0) / h1).rounded(.down) : a)
         if m >= 1 {
           let hs = m * h1 + h0, ks = m * k1 + k0
           if abs(hs / ks - seconds) < abs(best.n / best.d - seconds) { best = (hs, ks) }

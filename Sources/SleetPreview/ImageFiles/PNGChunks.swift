@@ -53,7 +53,8 @@ internal enum _PNG {
           let zeroRow = UnsafePointer(cand.baseAddress! + 5 * stride)
           for y in 0..<height {
             let row = src.baseAddress! + y * stride
-            _filterRow(row, above: y > 0 ? row - stride : zeroRow, stride: stride,
+            _filterRow(
+              row, above: y > 0 ? row - stride : zeroRow, stride: stride,
               candidates: cand.baseAddress!, into: dst.baseAddress! + y * (stride + 1))
           }
         }

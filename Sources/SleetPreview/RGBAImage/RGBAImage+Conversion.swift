@@ -9,7 +9,8 @@ extension RGBAImage {
   /// - Precondition: `bytes.count == 4·width·height`.
   /// - Complexity: O(width·height); one allocation.
   public init(straightRGBA8 bytes: UnsafeBufferPointer<UInt8>, width: Int, height: Int) {
-    precondition(bytes.count == 4 * width * height,
+    precondition(
+      bytes.count == 4 * width * height,
       "RGBAImage(straightRGBA8:): expected \(4 * width * height) bytes, got \(bytes.count)")
     self.init(width: width, height: height)
     withUnsafeMutableBufferPointer { pixels in

@@ -54,12 +54,14 @@ public struct RGBAImage: Sendable {
   /// - Complexity: O(1).
   public subscript(x: Int, y: Int) -> SIMD4<Float> {
     get {
-      precondition(x >= 0 && x < width && y >= 0 && y < height,
+      precondition(
+        x >= 0 && x < width && y >= 0 && y < height,
         "RGBAImage: pixel (\(x), \(y)) outside \(width)×\(height)")
       return _storage.base[y * width + x]
     }
     set {
-      precondition(x >= 0 && x < width && y >= 0 && y < height,
+      precondition(
+        x >= 0 && x < width && y >= 0 && y < height,
         "RGBAImage: pixel (\(x), \(y)) outside \(width)×\(height)")
       _makeUnique()
       _storage.base[y * width + x] = newValue

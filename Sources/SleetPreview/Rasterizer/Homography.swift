@@ -31,10 +31,12 @@ internal struct _Homography: Equatable {
     guard den != 0 else { return nil }
     let g = (sx * dy2 - dx2 * sy) / den
     let h = (dx1 * sy - sx * dy1) / den
-    return _Homography(m: (
-      x1 - x0 + g * x1, x3 - x0 + h * x3, x0,
-      y1 - y0 + g * y1, y3 - y0 + h * y3, y0,
-      g, h, 1))
+    return _Homography(
+      m: (
+        x1 - x0 + g * x1, x3 - x0 + h * x3, x0,
+        y1 - y0 + g * y1, y3 - y0 + h * y3, y0,
+        g, h, 1
+      ))
   }
 
   /// The inverse by the adjugate, scaled so that the bottom-right entry is 1
@@ -47,7 +49,8 @@ internal struct _Homography: Equatable {
     var r = (
       A, -(b * i - c * h), b * f - c * e,
       B, a * i - c * g, -(a * f - c * d),
-      C, -(a * h - b * g), a * e - b * d)
+      C, -(a * h - b * g), a * e - b * d
+    )
     let s = r.8 != 0 ? 1 / r.8 : 1 / det
     r = (r.0 * s, r.1 * s, r.2 * s, r.3 * s, r.4 * s, r.5 * s, r.6 * s, r.7 * s, r.8 * s)
     let result = _Homography(m: r)
@@ -58,10 +61,12 @@ internal struct _Homography: Equatable {
   func followed(by other: _Homography) -> _Homography {
     let (a0, a1, a2, a3, a4, a5, a6, a7, a8) = other.m
     let (b0, b1, b2, b3, b4, b5, b6, b7, b8) = m
-    return _Homography(m: (
-      a0 * b0 + a1 * b3 + a2 * b6, a0 * b1 + a1 * b4 + a2 * b7, a0 * b2 + a1 * b5 + a2 * b8,
-      a3 * b0 + a4 * b3 + a5 * b6, a3 * b1 + a4 * b4 + a5 * b7, a3 * b2 + a4 * b5 + a5 * b8,
-      a6 * b0 + a7 * b3 + a8 * b6, a6 * b1 + a7 * b4 + a8 * b7, a6 * b2 + a7 * b5 + a8 * b8))
+    return _Homography(
+      m: (
+        a0 * b0 + a1 * b3 + a2 * b6, a0 * b1 + a1 * b4 + a2 * b7, a0 * b2 + a1 * b5 + a2 * b8,
+        a3 * b0 + a4 * b3 + a5 * b6, a3 * b1 + a4 * b4 + a5 * b7, a3 * b2 + a4 * b5 + a5 * b8,
+        a6 * b0 + a7 * b3 + a8 * b6, a6 * b1 + a7 * b4 + a8 * b7, a6 * b2 + a7 * b5 + a8 * b8
+      ))
   }
 
   /// Scales the first two rows (x' and y' outputs) by (sx, sy).

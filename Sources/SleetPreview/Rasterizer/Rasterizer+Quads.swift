@@ -51,7 +51,8 @@ extension Rasterizer {
     var prepared: [_PreparedQuad] = []
     prepared.reserveCapacity(quads.count)
     for quad in quads {
-      precondition(quad.texture >= 0 && quad.texture < textures.count,
+      precondition(
+        quad.texture >= 0 && quad.texture < textures.count,
         "Rasterizer.drawQuads: texture index \(quad.texture) outside 0..<\(textures.count)")
       if let p = _PreparedQuad(quad, texture: textures[quad.texture], width: width, height: height) {
         prepared.append(p)
@@ -113,8 +114,9 @@ extension Rasterizer {
     let u = (T.m0 * px + T.m1 * py + T.m2) / w2
     let v = (T.m3 * px + T.m4 * py + T.m5) / w2
     guard u >= 0, u <= Float(q.textureWidth), v >= 0, v <= Float(q.textureHeight) else { return }
-    let src = _sampleBilinear(
-      q.texture, width: q.textureWidth, height: q.textureHeight, x: u, y: v) * SIMD4(repeating: q.opacity)
+    let src =
+      _sampleBilinear(
+        q.texture, width: q.textureWidth, height: q.textureHeight, x: u, y: v) * SIMD4(repeating: q.opacity)
     pixel = src + pixel * SIMD4(repeating: 1 - src.w)
   }
 }

@@ -52,7 +52,8 @@ extension Rasterizer {
     var prepared: [_PreparedSprite] = []
     prepared.reserveCapacity(draws.count)
     for draw in draws {
-      precondition(draw.sprite >= 0 && draw.sprite < sprites.count,
+      precondition(
+        draw.sprite >= 0 && draw.sprite < sprites.count,
         "Rasterizer.drawSprites: sprite index \(draw.sprite) outside 0..<\(sprites.count)")
       if let p = _PreparedSprite(draw, sprite: sprites[draw.sprite], width: width, height: height) {
         prepared.append(p)
@@ -135,9 +136,10 @@ extension Rasterizer {
     let v = px * d.ib + rowV
     // Written so that NaN fails the test and draws nothing.
     guard u >= -d.halfWidth, u < d.halfWidth, v >= -d.halfHeight, v < d.halfHeight else { return }
-    let s = _sampleBilinear(
-      d.texture, width: d.textureWidth, height: d.textureHeight,
-      x: u * d.texelScaleX + d.texelOffsetX, y: v * d.texelScaleY + d.texelOffsetY) * d.tint
+    let s =
+      _sampleBilinear(
+        d.texture, width: d.textureWidth, height: d.textureHeight,
+        x: u * d.texelScaleX + d.texelOffsetX, y: v * d.texelScaleY + d.texelOffsetY) * d.tint
     if d.isAdditive {
       pixel = s + pixel
     } else {

@@ -30,7 +30,8 @@ extension Renderer {
     for frame: ParticleFrame, sprites provider: some SpriteProvider
   ) throws(SpriteError) -> (draws: [SpriteDraw], table: [Sprite]) {
     let instances = frame.instances
-    precondition(frame.affines.count == instances.count,
+    precondition(
+      frame.affines.count == instances.count,
       "Renderer.render: \(frame.affines.count) affines for \(instances.count) instances")
     // Resolve only the sprite-table entries in use, each once.
     var slot = [Int](repeating: -1, count: frame.sprites.count)
@@ -39,22 +40,25 @@ extension Renderer {
     draws.reserveCapacity(instances.count)
     let view = viewTransform
     for batch in frame.batches {
-      precondition(batch.range.lowerBound >= 0 && batch.range.upperBound <= instances.count,
+      precondition(
+        batch.range.lowerBound >= 0 && batch.range.upperBound <= instances.count,
         "Renderer.render: batch range \(batch.range) outside 0..<\(instances.count)")
       for i in batch.range {
         let instance = instances[i]
         if instance.sprite == ParticleInstance.noSprite { continue }
         guard instance.color.w > 0, instance.scale != 0 else { continue }
         let index = Int(instance.sprite)
-        precondition(index < frame.sprites.count,
+        precondition(
+          index < frame.sprites.count,
           "Renderer.render: sprite index \(index) outside the sprite table (\(frame.sprites.count))")
         if slot[index] < 0 {
           slot[index] = table.count
           table.append(try provider.sprite(for: frame.sprites[index]))
         }
-        draws.append(SpriteDraw(
-          transform: frame.affines[i]._concatenating(view), sprite: slot[index],
-          contentsRect: instance.contentsRect, tint: instance.color, blendMode: batch.blendMode))
+        draws.append(
+          SpriteDraw(
+            transform: frame.affines[i]._concatenating(view), sprite: slot[index],
+            contentsRect: instance.contentsRect, tint: instance.color, blendMode: batch.blendMode))
       }
     }
     return (draws, table)

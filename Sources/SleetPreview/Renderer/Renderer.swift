@@ -26,7 +26,8 @@ public struct Renderer: Sendable {
   /// density.
   /// - Precondition: `pixelsPerPoint` finite and > 0.
   public init(pixelsPerPoint: Float, options: RasterOptions = RasterOptions()) {
-    precondition(pixelsPerPoint > 0 && pixelsPerPoint.isFinite,
+    precondition(
+      pixelsPerPoint > 0 && pixelsPerPoint.isFinite,
       "Renderer: pixelsPerPoint must be finite and > 0, got \(pixelsPerPoint)")
     self.init(
       viewTransform: AffineTransform2D(a: pixelsPerPoint, b: 0, c: 0, d: pixelsPerPoint, tx: 0, ty: 0),

@@ -32,10 +32,12 @@ public enum BuiltInSprite: String, CaseIterable, Hashable, Sendable {
   /// - Precondition: `pixelsPerPoint` finite and > 0.
   /// - Complexity: O(pixels · 16) coverage evaluations.
   public func sprite(pixelsPerPoint: Float = 1) -> Sprite {
-    precondition(pixelsPerPoint > 0 && pixelsPerPoint.isFinite,
+    precondition(
+      pixelsPerPoint > 0 && pixelsPerPoint.isFinite,
       "BuiltInSprite: pixelsPerPoint must be finite and > 0, got \(pixelsPerPoint)")
     let size = (pointSize * pixelsPerPoint).rounded(.up)
-    return Sprite(image: image(width: Swift.max(1, Int(size.x)), height: Swift.max(1, Int(size.y))),
+    return Sprite(
+      image: image(width: Swift.max(1, Int(size.x)), height: Swift.max(1, Int(size.y))),
       pointSize: pointSize)
   }
 

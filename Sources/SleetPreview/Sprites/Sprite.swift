@@ -14,7 +14,8 @@ public struct Sprite: Sendable {
   /// - Precondition: the image is not empty; both point sizes are finite and > 0.
   public init(image: RGBAImage, pointSize: SIMD2<Float>) {
     precondition(image.width > 0 && image.height > 0, "Sprite: image must not be empty")
-    precondition(pointSize.x > 0 && pointSize.y > 0 && pointSize.x.isFinite && pointSize.y.isFinite,
+    precondition(
+      pointSize.x > 0 && pointSize.y > 0 && pointSize.x.isFinite && pointSize.y.isFinite,
       "Sprite: pointSize must be finite and > 0, got \(pointSize)")
     self.image = image
     self.pointSize = pointSize
@@ -24,9 +25,11 @@ public struct Sprite: Sendable {
   /// (`CAEmitterCell.contentsScale`, default 1).
   /// - Precondition: `contentsScale` finite and > 0.
   public init(image: RGBAImage, contentsScale: Float = 1) {
-    precondition(contentsScale > 0 && contentsScale.isFinite,
+    precondition(
+      contentsScale > 0 && contentsScale.isFinite,
       "Sprite: contentsScale must be finite and > 0, got \(contentsScale)")
-    self.init(image: image,
+    self.init(
+      image: image,
       pointSize: SIMD2(Float(image.width), Float(image.height)) / contentsScale)
   }
 }

@@ -25,9 +25,11 @@ public final class SpriteLibrary: SpriteProvider {
 
   /// - Precondition: `pixelsPerPoint` and `fileContentsScale` finite and > 0.
   public init(pixelsPerPoint: Float = 1, baseDirectory: String? = nil, fileContentsScale: Float = 1) {
-    precondition(pixelsPerPoint > 0 && pixelsPerPoint.isFinite,
+    precondition(
+      pixelsPerPoint > 0 && pixelsPerPoint.isFinite,
       "SpriteLibrary: pixelsPerPoint must be finite and > 0, got \(pixelsPerPoint)")
-    precondition(fileContentsScale > 0 && fileContentsScale.isFinite,
+    precondition(
+      fileContentsScale > 0 && fileContentsScale.isFinite,
       "SpriteLibrary: fileContentsScale must be finite and > 0, got \(fileContentsScale)")
     self.pixelsPerPoint = pixelsPerPoint
     self.baseDirectory = baseDirectory
