@@ -11,7 +11,8 @@ public enum DemoPicture: String, CaseIterable, Hashable, Sendable {
   case second
 
   /// The picture at the given size (any size ≥ 1 × 1). Deterministic: the same
-  /// size always gives the same pixels.
+  /// size always gives the same pixels. Every component is an exact 8-bit
+  /// level v/255, so the picture survives a PNG round trip unchanged.
   /// - Precondition: `width ≥ 1`, `height ≥ 1`.
   /// - Complexity: O(width · height).
   public func image(width: Int, height: Int) -> RGBAImage {
@@ -52,6 +53,9 @@ public enum DemoPicture: String, CaseIterable, Hashable, Sendable {
     BitmapFont.draw(
       numeral, at: self == .first ? width / 5 : width * 3 / 5, height - height / 10 - BitmapFont.glyphHeight * scale,
       scale: scale, color: .white, into: &image)
-    return image
+    // Quantized to 8-bit levels (v/255), as a screenshot's pixels are: a
+    // transition that maps pixels almost exactly (within 1e−4) then writes
+    // them back unchanged.
+    return RGBAImage(straightRGBA8: image.straightRGBA8(), width: width, height: height)
   }
 }
