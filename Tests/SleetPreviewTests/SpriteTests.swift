@@ -1,5 +1,7 @@
+import Dispatch
 import SleetMath
 import SleetParticles
+import Synchronization
 import Testing
 
 @testable import SleetPreview
@@ -140,5 +142,22 @@ struct DemoPictureTests {
     #expect(try PNGFile.decode(PNGFile.encode(a)) == a)
     // Tiny sizes work too.
     #expect(DemoPicture.second.image(width: 1, height: 1).pixelCount == 1)
+  }
+}
+
+@Suite("Sprite library under concurrency")
+struct SpriteLibraryConcurrencyTests {
+  @Test func concurrentRequestsAgree() throws {
+    let library = SpriteLibrary(pixelsPerPoint: 0.75)
+    let names = BuiltInSprite.allCases.map(\.rawValue)
+    let results = Mutex<[Int: RGBAImage]>([:])
+    DispatchQueue.concurrentPerform(iterations: 24) { i in
+      let image = try! library.sprite(for: SpriteReference(names[i % names.count])).image
+      results.withLock { $0[i] = image }
+    }
+    let all = results.withLock { $0 }
+    for i in 0..<24 {
+      #expect(all[i] == BuiltInSprite.allCases[i % names.count].sprite(pixelsPerPoint: 0.75).image)
+    }
   }
 }

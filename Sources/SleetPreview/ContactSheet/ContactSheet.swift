@@ -38,7 +38,9 @@ public struct ContactSheet: Sendable {
 
   /// The label for a frame time: `t=` then seconds rounded to milliseconds,
   /// then `s` (e.g. `t=0.033s`, `t=-1.500s`).
+  /// - Precondition: `time` finite with |time| < 10¹².
   public static func label(time: Double) -> String {
+    precondition(time.isFinite && abs(time) < 1e12, "ContactSheet.label: time must be finite and < 1e12 s, got \(time)")
     let ms = Int((abs(time) * 1000).rounded())
     let fraction = String(ms % 1000)
     return

@@ -118,7 +118,7 @@ public struct RGBAImage: Sendable {
 }
 
 extension RGBAImage: Equatable {
-  /// Bitwise-meaningful equality: same size and every component `==`.
+  /// Same size and every component `==` (so NaN ≠ NaN and −0 == +0).
   public static func == (lhs: RGBAImage, rhs: RGBAImage) -> Bool {
     lhs.width == rhs.width && lhs.height == rhs.height
       && lhs.withUnsafeBufferPointer { a in rhs.withUnsafeBufferPointer { b in a.elementsEqual(b) } }
