@@ -24,7 +24,7 @@ public enum BitmapFont {
   /// - Precondition: `scale ≥ 1`.
   /// - Complexity: O(text.count · 35 · scale²).
   public static func draw(
-    _ text: String, at x: Int, _ y: Int, scale: Int = 1, color: ColorRGBA, into image: inout RGBAImage
+    _ text: String, x: Int, y: Int, scale: Int = 1, color: ColorRGBA, into image: inout RGBAImage
   ) {
     precondition(scale >= 1, "BitmapFont.draw: scale must be ≥ 1, got \(scale)")
     let src = RGBAImage.premultiplied(color)

@@ -76,7 +76,7 @@ public struct ContactSheet: Sendable {
       let thumbnail = ContactSheet.reduce(frame, by: factor)
       ContactSheet._composite(thumbnail, at: x, y, onto: &sheet)
       BitmapFont.draw(
-        ContactSheet.label(time: times[index]), at: x, y + th + 2 * labelScale,
+        ContactSheet.label(time: times[index]), x: x, y: y + th + 2 * labelScale,
         scale: labelScale, color: labelColor, into: &sheet)
     }
     return sheet

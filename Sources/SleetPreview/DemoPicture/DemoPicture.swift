@@ -51,7 +51,8 @@ public enum DemoPicture: String, CaseIterable, Hashable, Sendable {
     let scale = Swift.max(1, height / 3 / BitmapFont.glyphHeight)
     // On the side away from the disc.
     BitmapFont.draw(
-      numeral, at: self == .first ? width / 5 : width * 3 / 5, height - height / 10 - BitmapFont.glyphHeight * scale,
+      numeral, x: self == .first ? width / 5 : width * 3 / 5,
+      y: height - height / 10 - BitmapFont.glyphHeight * scale,
       scale: scale, color: .white, into: &image)
     // Quantized to 8-bit levels (v/255), as a screenshot's pixels are: a
     // transition that maps pixels almost exactly (within 1e−4) then writes

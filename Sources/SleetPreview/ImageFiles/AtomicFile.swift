@@ -23,11 +23,11 @@ private func _systemRead(_ fd: Int32, _ bytes: UnsafeMutableRawPointer, _ count:
 /// failure the temporary file is removed and the destination is untouched:
 /// readers see either the old file or the complete new one. (Durability across
 /// power loss would also need `fsync`; a preview tool does not pay for it.)
-public enum AtomicFile {
+internal enum AtomicFile {
   /// Writes `bytes` to `path` through a temporary sibling and a rename.
   /// - Throws: ``ImageFileError/cannotWrite(path:reason:)`` naming `path`.
   /// - Complexity: O(bytes.count).
-  public static func write(_ bytes: [UInt8], to path: String) throws(ImageFileError) {
+  static func write(_ bytes: [UInt8], to path: String) throws(ImageFileError) {
     let slash = path.lastIndex(of: "/")
     let folder = slash.map { String(path[..<$0]) } ?? "."
     let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
@@ -60,7 +60,7 @@ public enum AtomicFile {
   /// The whole contents of `path`.
   /// - Throws: ``ImageFileError/cannotRead(path:reason:)`` naming `path`.
   /// - Complexity: O(file size).
-  public static func read(path: String) throws(ImageFileError) -> [UInt8] {
+  static func read(path: String) throws(ImageFileError) -> [UInt8] {
     let fd = open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else { throw .cannotRead(path: path, reason: _errorMessage()) }
     defer { close(fd) }
