@@ -85,6 +85,16 @@ struct ImageFileTests {
     }
   }
 
+  @Test func parallelAppendEncodesTheSameBytesAsSequentialAppend() {
+    let frames = (0..<5).map { randomOpaqueImage(width: 7, height: 5, seed: UInt64(40 + $0)) }
+    let delays = (1...5).map { FrameDelay(numerator: UInt16($0), denominator: 60) }
+    var sequential = APNGEncoder(width: 7, height: 5, loopCount: 1, compressionLevel: 9)
+    for (frame, delay) in zip(frames, delays) { sequential.append(frame, delay: delay) }
+    var parallel = APNGEncoder(width: 7, height: 5, loopCount: 1, compressionLevel: 9)
+    parallel.append(contentsOf: frames, delays: delays)
+    #expect(parallel.encoded() == sequential.encoded())
+  }
+
   @Test func frameDelaysAreExactFractions() {
     #expect(FrameDelay(seconds: 1.0 / 30) == FrameDelay(numerator: 1, denominator: 30))
     #expect(FrameDelay(seconds: 0.04) == FrameDelay(numerator: 1, denominator: 25))
