@@ -8,7 +8,7 @@ import Testing
 /// The instance-buffer affine of the ParticleFrame contract:
 /// scale(s) · rotate(θ) · translate(x, y), row vectors.
 func particleAffine(x: Float, y: Float, scale s: Float, rotation: Float) -> AffineTransform2D {
-  let c = Float(cos(Double(rotation))), n = Float(sin(Double(rotation)))
+  let c = cos(rotation), n = sin(rotation)
   return AffineTransform2D(a: s * c, b: s * n, c: -s * n, d: s * c, tx: x, ty: y)
 }
 
@@ -240,5 +240,26 @@ struct ParticleRenderingTests {
     Rasterizer._drawSpritesNaive(draws, sprites: sprites, into: &naive)
     #expect(fast == naive)
     #expect(fast != RGBAImage(width: 97, height: 71, fill: SIMD4(0.1, 0.1, 0.1, 1)))
+  }
+
+  @Test func framesWithoutAffinesUseTheInstanceFields() throws {
+    var random = TestRandom(state: 3)
+    var particles: [TestParticle] = []
+    for _ in 0..<40 {
+      particles.append(
+        TestParticle(
+          x: random.unit() * 60, y: random.unit() * 40, scale: random.unit() + 0.2, rotation: random.unit() * 6,
+          color: SIMD4(1, random.unit(), random.unit(), 1), sprite: UInt32(random.next() % 2)))
+    }
+    let withAffines = makeFrame(particles, sprites: ["square", "halves"])
+    var withoutAffines = withAffines
+    withoutAffines.affines = []
+    var a = RGBAImage(width: 60, height: 40, background: black)
+    var b = a
+    try Renderer().render(withAffines, into: &a, sprites: testLibrary())
+    try Renderer().render(withoutAffines, into: &b, sprites: testLibrary())
+    // Same formula, same libm: identical.
+    #expect(a == b)
+    #expect(Renderer.instanceAffine(withAffines.instances[7]) == withAffines.affines[7])
   }
 }

@@ -1,6 +1,12 @@
 import SleetMath
 import SleetParticles
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 extension Renderer {
   /// Draws a particle frame: every instance covered by `frame.batches`, in
   /// batch order and instance order within a batch (the order `renderMode`
@@ -11,10 +17,13 @@ extension Renderer {
   /// `color` (straight alpha); the sprite is `frame.sprites[instance.sprite]`
   /// resolved through `sprites`. Instances without contents
   /// (``ParticleInstance/noSprite``), with zero alpha or zero scale draw nothing.
-  /// Sprite-table entries no instance uses are not resolved.
+  /// Sprite-table entries no instance uses are not resolved. A frame without
+  /// affines (a simulation configured not to compute them) is drawn with the
+  /// contract's affine built from the instance: `scale(s) · rotate(rotation) ·
+  /// translate(x, y)`.
   ///
-  /// - Precondition: `frame.affines.count == frame.instances.count`; batch
-  ///   ranges and sprite indices are in bounds.
+  /// - Precondition: `frame.affines` is empty or has one entry per instance;
+  ///   batch ranges and sprite indices are in bounds.
   /// - Throws: ``SpriteError`` for a sprite the provider cannot resolve.
   /// - Complexity: O(n + drawn pixels), n = instances; allocations per call
   ///   (sprite table and draw list), none per instance.
@@ -30,8 +39,9 @@ extension Renderer {
     for frame: ParticleFrame, sprites provider: some SpriteProvider
   ) throws(SpriteError) -> (draws: [SpriteDraw], table: [Sprite]) {
     let instances = frame.instances
+    let hasAffines = !frame.affines.isEmpty
     precondition(
-      frame.affines.count == instances.count,
+      !hasAffines || frame.affines.count == instances.count,
       "Renderer.render: \(frame.affines.count) affines for \(instances.count) instances")
     // Resolve only the sprite-table entries in use, each once.
     var slot = [Int](repeating: -1, count: frame.sprites.count)
@@ -57,10 +67,30 @@ extension Renderer {
         }
         draws.append(
           SpriteDraw(
-            transform: frame.affines[i]._concatenating(view), sprite: slot[index],
+            transform: (hasAffines ? frame.affines[i] : Renderer.instanceAffine(instance))._concatenating(view),
+            sprite: slot[index],
             contentsRect: instance.contentsRect, tint: instance.color, blendMode: batch.blendMode))
       }
     }
     return (draws, table)
+  }
+}
+
+extension Renderer {
+  /// The ParticleFrame contract's affine for an instance, row vectors:
+  ///
+  /// ```
+  /// scale(s) · rotate(θ) · translate(x, y) = ⎡ s·cos θ   s·sin θ ⎤
+  ///                                          ⎢−s·sin θ   s·cos θ ⎥
+  ///                                          ⎣ x         y       ⎦
+  /// ```
+  ///
+  /// (θ > 0 turns clockwise on screen, y being down.) Precision: libm's
+  /// `cos`/`sin` in Float.
+  /// - Complexity: O(1).
+  public static func instanceAffine(_ instance: ParticleInstance) -> AffineTransform2D {
+    let s = instance.scale
+    let c = cos(instance.rotation), n = sin(instance.rotation)
+    return AffineTransform2D(a: s * c, b: s * n, c: -s * n, d: s * c, tx: instance.x, ty: instance.y)
   }
 }
