@@ -58,7 +58,9 @@ public protocol SleetCommand: Sendable {
 public enum SleetCommandLine {
   /// Every command, in the order `sleet --help` lists them.
   public static let commands: [any SleetCommand.Type] = [
-    InfoCommand.self
+    InfoCommand.self,
+    ShatterPlanCommand.self,
+    ShatterFrameCommand.self,
   ]
 
   /// Runs `sleet` with `arguments` (without the program name) and returns the
