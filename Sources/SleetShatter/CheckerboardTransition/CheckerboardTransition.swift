@@ -150,35 +150,56 @@ public struct CheckerboardTransition: Sendable {
   public func evaluateNaively(at time: Double, into frame: inout ShatterFrame) {
     precondition(time.isFinite, "CheckerboardTransition.evaluateNaively: time must be finite, got \(time)")
     _checkFrame(frame)
-    let s = Float(plan.slice)
-    let h = s / 2
     for row in 0..<plan.rows {
       for column in 0..<plan.columns {
         let i = row * plan.columns + column
-        let x = (time - plan.delay(column: column, row: row)) / plan.tileDuration
-        let progress = Swift.min(Swift.max(x, 0), 1)
-        let e = timingFunction.value(at: progress)
-        let theta = Double.pi * e
-        let front = e <= 0.5
-        let phi = front ? theta : theta - Double.pi
-        let rect = plan.tileRect(column: column, row: row)
-        let local = Transform3D.makeScale(x: s, y: s, z: 1)
-          .concatenating(.makeTranslation(x: -h, y: -h, z: 0))
-          .concatenating(.makeRotation(angle: Float(phi), x: 0, y: 1, z: 0))
-          .concatenating(
-            .makeTranslation(x: Float(rect.x + rect.width / 2), y: Float(rect.y + rect.height / 2), z: 0))
-        var depth = -Float.infinity
-        for corner in _ShatterPipeline.unitCorners {
-          depth = Swift.max(depth, local.applying(to: corner).z)
-        }
-        let transform = local.concatenating(_perspective)
-        frame.transforms[i] = transform
-        _ShatterPipeline.projectNaively(transform, into: &frame.corners, at: i)
-        frame.pieces[i] = ShatterPieceState(
-          progress: Float(progress), opacity: 1, depth: depth, face: front ? .from : .to)
+        let tile = naiveTile(column: column, row: row, at: time)
+        frame.transforms[i] = tile.transform
+        frame.corners[4 * i] = tile.corners.0
+        frame.corners[4 * i + 1] = tile.corners.1
+        frame.corners[4 * i + 2] = tile.corners.2
+        frame.corners[4 * i + 3] = tile.corners.3
+        frame.pieces[i] = tile.state
       }
     }
     frame.time = time
     frame.isComplete = time >= plan.endTime
+  }
+
+  /// One tile of the naive reference: its transform (unit square → container
+  /// space), projected corners TL, TR, BR, BL (NaN behind the eye) and state.
+  /// - Complexity: O(1), no allocation.
+  public func naiveTile(column: Int, row: Int, at time: Double) -> (
+    transform: Transform3D,
+    corners: (SIMD2<Float>, SIMD2<Float>, SIMD2<Float>, SIMD2<Float>),
+    state: ShatterPieceState
+  ) {
+    let s = Float(plan.slice)
+    let h = s / 2
+    let x = (time - plan.delay(column: column, row: row)) / plan.tileDuration
+    let progress = Swift.min(Swift.max(x, 0), 1)
+    let e = timingFunction.value(at: progress)
+    let theta = Double.pi * e
+    let front = e <= 0.5
+    let phi = front ? theta : theta - Double.pi
+    let rect = plan.tileRect(column: column, row: row)
+    let local = Transform3D.makeScale(x: s, y: s, z: 1)
+      .concatenating(.makeTranslation(x: -h, y: -h, z: 0))
+      .concatenating(.makeRotation(angle: Float(phi), x: 0, y: 1, z: 0))
+      .concatenating(
+        .makeTranslation(x: Float(rect.x + rect.width / 2), y: Float(rect.y + rect.height / 2), z: 0))
+    let unit = (SIMD3<Float>(0, 0, 0), SIMD3<Float>(1, 0, 0), SIMD3<Float>(1, 1, 0), SIMD3<Float>(0, 1, 0))
+    let depth = Swift.max(
+      Swift.max(local.applying(to: unit.0).z, local.applying(to: unit.1).z),
+      Swift.max(local.applying(to: unit.2).z, local.applying(to: unit.3).z))
+    let transform = local.concatenating(_perspective)
+    func project(_ corner: SIMD3<Float>) -> SIMD2<Float> {
+      guard let p = transform.projecting(corner) else { return SIMD2(.nan, .nan) }
+      return SIMD2(p.x, p.y)
+    }
+    return (
+      transform, (project(unit.0), project(unit.1), project(unit.2), project(unit.3)),
+      ShatterPieceState(progress: Float(progress), opacity: 1, depth: depth, face: front ? .from : .to)
+    )
   }
 }

@@ -119,10 +119,15 @@ internal enum _ShatterPipeline {
   static func projectNaively(
     _ transform: Transform3D, into corners: inout [SIMD2<Float>], at index: Int
   ) {
-    for j in 0..<4 {
-      let p = transform.projecting(unitCorners[j])
-      corners[4 * index + j] = p.map { SIMD2($0.x, $0.y) } ?? SIMD2(.nan, .nan)
+    let unit = (SIMD3<Float>(0, 0, 0), SIMD3<Float>(1, 0, 0), SIMD3<Float>(1, 1, 0), SIMD3<Float>(0, 1, 0))
+    func project(_ corner: SIMD3<Float>) -> SIMD2<Float> {
+      guard let p = transform.projecting(corner) else { return SIMD2(.nan, .nan) }
+      return SIMD2(p.x, p.y)
     }
+    corners[4 * index] = project(unit.0)
+    corners[4 * index + 1] = project(unit.1)
+    corners[4 * index + 2] = project(unit.2)
+    corners[4 * index + 3] = project(unit.3)
   }
 
   /// Texture corners of axis-aligned grid cells of side `cellWidth × cellHeight`,
