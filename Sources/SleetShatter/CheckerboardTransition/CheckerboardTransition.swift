@@ -103,7 +103,8 @@ public struct CheckerboardTransition: Sendable {
     let h = s / 2
     let sf = Float(s)
     let hf = Float(h)
-    let inverseDuration = 1 / plan.tileDuration
+    let tileDuration = plan.tileDuration
+    let curve = timingFunction
     let plan = self.plan
     let table = _table
     _ShatterPipeline.run(&frame, perspective: _perspective, backend: backend, threads: threads) {
@@ -113,12 +114,16 @@ public struct CheckerboardTransition: Sendable {
         var column = range.lowerBound % nx
         var row = range.lowerBound / nx
         for k in 0..<range.count {
-          let x = (time - plan._delay(column: column, row: row)) * inverseDuration
+          // The same expression as the naive path, so both see the same progress.
+          let x = (time - plan._delay(column: column, row: row)) / tileDuration
           let progress = x <= 0 ? 0 : (x >= 1 ? 1 : x)
           let f = _CurveTable.lookup(progress, in: nodes)
           // e ≤ ½: front face at φ = θ; else the back face at φ = θ − π,
-          // whose cosine and sine are the negatives.
-          let front = f.x <= 0.5
+          // whose cosine and sine are the negatives. Within 1e−5 of the
+          // edge-on instant the table's rounding could pick the other face
+          // than the exact curve, so the exact curve decides there (rare).
+          let front =
+            abs(f.x - 0.5) > 1e-5 ? f.x <= 0.5 : curve.value(at: progress) <= 0.5
           let c = front ? f.y : -f.y
           let n = front ? f.z : -f.z
           let cx = Float(Double(column) * s + h)
