@@ -64,9 +64,15 @@ struct ShatterCommandTests {
 
   @Test func variantsAreSeededAndReproducible() throws {
     for style in ["explode", "glassBreak"] {
-      let a = runSleet(["shatter", "frame", "--size", "320x480", "--time", "0.7", "--style", style, "--seed", "5", "--json"])
-      let b = runSleet(["shatter", "frame", "--size", "320x480", "--time", "0.7", "--style", style, "--seed", "5", "--json"])
-      let c = runSleet(["shatter", "frame", "--size", "320x480", "--time", "0.7", "--style", style, "--seed", "6", "--json"])
+      let a = runSleet([
+        "shatter", "frame", "--size", "320x480", "--time", "0.7", "--style", style, "--seed", "5", "--json",
+      ])
+      let b = runSleet([
+        "shatter", "frame", "--size", "320x480", "--time", "0.7", "--style", style, "--seed", "5", "--json",
+      ])
+      let c = runSleet([
+        "shatter", "frame", "--size", "320x480", "--time", "0.7", "--style", style, "--seed", "6", "--json",
+      ])
       #expect(a.status == 0 && a.out == b.out && a.out != c.out)
       #expect(try json(a.out)["style"] as? String == style)
     }

@@ -49,7 +49,9 @@ struct BackendAgreementTests {
             worstTransform = max(worstTransform, abs(ta[k] - tb[k]))
           }
         }
-        #expect(worstTransform <= 1e-4 + 1e-6 * scale * max(1, scale / 900), "\(name) t=\(time) \(backend): transforms differ by \(worstTransform)")
+        #expect(
+          worstTransform <= 1e-4 + 1e-6 * scale * max(1, scale / 900),
+          "\(name) t=\(time) \(backend): transforms differ by \(worstTransform)")
         #expect(worstState <= 2e-6, "\(name) t=\(time) \(backend)")
         #expect(faceMismatches == 0, "\(name) t=\(time) \(backend)")
       }

@@ -85,7 +85,8 @@ struct CheckerboardFrameTests {
     let m = Transform3D.makeTranslation(x: -s / 2, y: -s / 2, z: 0)
       .concatenating(.makeRotation(angle: Float(theta), x: 0, y: 1, z: 0))
       .concatenating(
-        .makeTranslation(x: Float(column) * s + s / 2, y: Float(row) * s + s / 2, z: 0))
+        .makeTranslation(x: Float(column) * s + s / 2, y: Float(row) * s + s / 2, z: 0)
+      )
       .concatenating(t.perspective)
     return [SIMD3<Float>(0, 0, 0), SIMD3(s, 0, 0), SIMD3(s, s, 0), SIMD3(0, s, 0)].map {
       let p = m.projecting($0)!
@@ -153,7 +154,10 @@ struct CheckerboardFrameTests {
           for column in 0..<nx {
             let i = row * nx + column
             let m = (ny - 1 - row) * nx + (nx - 1 - column)
-            #expect(abs(push.plan.delay(column: column, row: row) - pop.plan.delay(column: nx - 1 - column, row: ny - 1 - row)) < 1e-12)
+            #expect(
+              abs(
+                push.plan.delay(column: column, row: row) - pop.plan.delay(column: nx - 1 - column, row: ny - 1 - row))
+                < 1e-12)
             #expect(abs(a.pieces[i].progress - b.pieces[m].progress) < 1e-6)
             #expect(a.pieces[i].face == b.pieces[m].face)
             #expect(abs(a.pieces[i].depth - b.pieces[m].depth) < 1e-4)

@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
 import SleetMath
 import Testing
 
 @testable import SleetShatter
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 @Suite("Explode and glass break")
 struct VariantTests {

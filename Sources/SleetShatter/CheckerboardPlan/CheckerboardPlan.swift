@@ -92,6 +92,19 @@ public struct CheckerboardPlan: Hashable, Sendable {
         width * (width - s) + height * (height - s), -s * width, -s * height)
     }
     _delayScale = duration / (diagonal * (diagonal + spacing))
+    _inverseTileDuration = 1 / tileDuration
+  }
+
+  /// 1 / ``tileDuration``: local progress is `(t − delay) · this` in every path
+  /// (a multiply, not a divide, in the hot loop; the same expression
+  /// everywhere so that every path sees the same progress).
+  @usableFromInline internal let _inverseTileDuration: Double
+
+  /// A tile's local progress at `time`, clamped to [0, 1].
+  @inlinable @inline(__always)
+  public func progress(column: Int, row: Int, at time: Double) -> Double {
+    let x = (time - _delay(column: column, row: row)) * _inverseTileDuration
+    return x <= 0 ? 0 : (x >= 1 ? 1 : x)
   }
 
   /// (a, b, c) with v·T = a + b·column + c·row.
@@ -109,6 +122,26 @@ public struct CheckerboardPlan: Hashable, Sendable {
   @inlinable @inline(__always)
   internal func _delay(column: Int, row: Int) -> Double {
     abs(_dot(column: column, row: row)) * _delayScale
+  }
+
+  /// A plan with exactly `columns × rows` tiles of side `tileSide`: a container
+  /// of (columns·s) × (rows·s) points cut with divisor `columns`. Handy for
+  /// benchmarks and tests at a given tile count (e.g. 1000 × 1000 for a
+  /// million tiles).
+  /// - Precondition: `tileSide` is a whole number ≥ 1 and the container and
+  ///   tile count are within the limits of ``validate(width:height:divisor:duration:spacing:)``.
+  /// - Complexity: O(1).
+  public static func grid(
+    columns: Int, rows: Int, tileSide: Double = 4, direction: ShatterDirection = .push
+  ) -> CheckerboardPlan {
+    precondition(
+      tileSide >= 1 && tileSide == tileSide.rounded() && columns >= 1 && rows >= 1,
+      "CheckerboardPlan.grid: need columns, rows ≥ 1 and a whole tileSide ≥ 1")
+    let plan = CheckerboardPlan(
+      width: Double(columns) * tileSide, height: Double(rows) * tileSide, direction: direction,
+      divisor: columns)
+    assert(plan.columns == columns && plan.rows == rows)
+    return plan
   }
 
   /// round(W / divisor), C `round` (half away from zero).

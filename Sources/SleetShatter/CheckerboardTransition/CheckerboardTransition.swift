@@ -98,51 +98,9 @@ public struct CheckerboardTransition: Sendable {
   ) {
     precondition(time.isFinite, "CheckerboardTransition.evaluate: time must be finite, got \(time)")
     _checkFrame(frame)
-    let nx = plan.columns
-    let s = plan.slice
-    let h = s / 2
-    let sf = Float(s)
-    let hf = Float(h)
-    let tileDuration = plan.tileDuration
-    let curve = timingFunction
-    let plan = self.plan
-    let table = _table
-    _ShatterPipeline.run(&frame, perspective: _perspective, backend: backend, threads: threads) {
-      range, locals, states in
-      table.nodes.withUnsafeBufferPointer { nodeBuffer in
-        let nodes = nodeBuffer.baseAddress!
-        var column = range.lowerBound % nx
-        var row = range.lowerBound / nx
-        for k in 0..<range.count {
-          // The same expression as the naive path, so both see the same progress.
-          let x = (time - plan._delay(column: column, row: row)) / tileDuration
-          let progress = x <= 0 ? 0 : (x >= 1 ? 1 : x)
-          let f = _CurveTable.lookup(progress, in: nodes)
-          // e ≤ ½: front face at φ = θ; else the back face at φ = θ − π,
-          // whose cosine and sine are the negatives. Within 1e−5 of the
-          // edge-on instant the table's rounding could pick the other face
-          // than the exact curve, so the exact curve decides there (rare).
-          let front =
-            abs(f.x - 0.5) > 1e-5 ? f.x <= 0.5 : curve.value(at: progress) <= 0.5
-          let c = front ? f.y : -f.y
-          let n = front ? f.z : -f.z
-          let cx = Float(Double(column) * s + h)
-          let cy = Float(Double(row) * s + h)
-          locals[k] = Transform3D(
-            row1: SIMD4(sf * c, 0, -sf * n, 0),
-            row2: SIMD4(0, sf, 0, 0),
-            row3: SIMD4(n, 0, c, 0),
-            row4: SIMD4(cx - hf * c, cy - hf, hf * n, 1))
-          states[k] = ShatterPieceState(
-            progress: Float(progress), opacity: 1, depth: hf * abs(n), face: front ? .from : .to)
-          column += 1
-          if column == nx {
-            column = 0
-            row += 1
-          }
-        }
-      }
-    }
+    _ShatterPipeline.run(
+      &frame, perspective: _perspective, backend: backend, threads: threads,
+      builder: _Builder(plan: plan, curve: timingFunction, table: _table, time: time))
     frame.time = time
     frame.isComplete = time >= plan.endTime
   }
@@ -181,8 +139,7 @@ public struct CheckerboardTransition: Sendable {
   ) {
     let s = Float(plan.slice)
     let h = s / 2
-    let x = (time - plan.delay(column: column, row: row)) / plan.tileDuration
-    let progress = Swift.min(Swift.max(x, 0), 1)
+    let progress = plan.progress(column: column, row: row, at: time)
     let e = timingFunction.value(at: progress)
     let theta = Double.pi * e
     let front = e <= 0.5
@@ -206,5 +163,58 @@ public struct CheckerboardTransition: Sendable {
       transform, (project(unit.0), project(unit.1), project(unit.2), project(unit.3)),
       ShatterPieceState(progress: Float(progress), opacity: 1, depth: depth, face: front ? .from : .to)
     )
+  }
+}
+
+extension CheckerboardTransition {
+  /// The batched path's per-tile kernel: the closed-form local matrix.
+  internal struct _Builder: _PieceBuilder {
+    let plan: CheckerboardPlan
+    let curve: TimingFunction
+    let table: _CurveTable
+    let time: Double
+
+    func build(
+      _ range: Range<Int>, locals: UnsafeMutablePointer<Transform3D>,
+      states: UnsafeMutablePointer<ShatterPieceState>
+    ) {
+      let nx = plan.columns
+      let s = plan.slice
+      let h = s / 2
+      let sf = Float(s)
+      let hf = Float(h)
+      table.nodes.withUnsafeBufferPointer { nodeBuffer in
+        // Safe: the table always has 4097 nodes.
+        let nodes = nodeBuffer.baseAddress!
+        var column = range.lowerBound % nx
+        var row = range.lowerBound / nx
+        for k in 0..<range.count {
+          // The same function as the naive path, so both see the same progress.
+          let progress = plan.progress(column: column, row: row, at: time)
+          let f = _CurveTable.lookup(progress, in: nodes)
+          // e ≤ ½: front face at φ = θ; else the back face at φ = θ − π,
+          // whose cosine and sine are the negatives. Within 1e−5 of the
+          // edge-on instant the table's rounding could pick the other face
+          // than the exact curve, so the exact curve decides there (rare).
+          let front = abs(f.x - 0.5) > 1e-5 ? f.x <= 0.5 : curve.value(at: progress) <= 0.5
+          let c = front ? f.y : -f.y
+          let n = front ? f.z : -f.z
+          let cx = Float(Double(column) * s + h)
+          let cy = Float(Double(row) * s + h)
+          locals[k] = Transform3D(
+            row1: SIMD4(sf * c, 0, -sf * n, 0),
+            row2: SIMD4(0, sf, 0, 0),
+            row3: SIMD4(n, 0, c, 0),
+            row4: SIMD4(cx - hf * c, cy - hf, hf * n, 1))
+          states[k] = ShatterPieceState(
+            progress: Float(progress), opacity: 1, depth: hf * abs(n), face: front ? .from : .to)
+          column += 1
+          if column == nx {
+            column = 0
+            row += 1
+          }
+        }
+      }
+    }
   }
 }

@@ -125,7 +125,8 @@ public struct ExplodeTransition: Sendable {
   internal func _checkFrame(_ frame: ShatterFrame) {
     precondition(
       frame.columns == columns && frame.rows == rows,
-      "ExplodeTransition.evaluate: the frame was made for \(frame.columns)×\(frame.rows) pieces, not \(columns)×\(rows)")
+      "ExplodeTransition.evaluate: the frame was made for \(frame.columns)×\(frame.rows) pieces, not \(columns)×\(rows)"
+    )
   }
 
   /// Evaluates every piece at `time` with the batched operations.
@@ -139,41 +140,10 @@ public struct ExplodeTransition: Sendable {
     _checkFrame(frame)
     let progress = Swift.min(Swift.max(time / duration, 0), 1)
     let e = timingFunction.value(at: progress)
-    let ef = Float(e)
-    let k = Float(1 - e)
-    let a = pieceSide
-    let h = a / 2
-    let akf = Float(a) * k
-    let hkf = Float(h) * k
-    let nx = columns
-    let draws = _draws
-    _ShatterPipeline.run(&frame, perspective: _perspective, backend: backend, threads: threads) {
-      range, locals, states in
-      draws.withUnsafeBufferPointer { draws in
-        var column = range.lowerBound % nx
-        var row = range.lowerBound / nx
-        for j in 0..<range.count {
-          let d = draws[range.lowerBound + j]
-          let angle = e * Double(d.z)
-          let c = Float(_cos(angle))
-          let n = Float(_sin(angle))
-          let cx = Float(Double(column) * a + h) + ef * d.x
-          let cy = Float(Double(row) * a + h) + ef * d.y
-          locals[j] = Transform3D(
-            row1: SIMD4(akf * c, akf * n, 0, 0),
-            row2: SIMD4(-akf * n, akf * c, 0, 0),
-            row3: SIMD4(0, 0, 1, 0),
-            row4: SIMD4(cx - hkf * (c - n), cy - hkf * (n + c), 0, 1))
-          states[j] = ShatterPieceState(
-            progress: Float(progress), opacity: k, depth: 0, face: .from)
-          column += 1
-          if column == nx {
-            column = 0
-            row += 1
-          }
-        }
-      }
-    }
+    _ShatterPipeline.run(
+      &frame, perspective: _perspective, backend: backend, threads: threads,
+      builder: _Builder(
+        draws: _draws, columns: columns, pieceSide: pieceSide, progress: progress, eased: e))
     frame.time = time
     frame.isComplete = time >= duration
   }
@@ -207,5 +177,53 @@ public struct ExplodeTransition: Sendable {
     }
     frame.time = time
     frame.isComplete = time >= duration
+  }
+}
+
+extension ExplodeTransition {
+  /// The batched path's per-piece kernel: the closed-form local matrix.
+  internal struct _Builder: _PieceBuilder {
+    let draws: [SIMD4<Float>]
+    let columns: Int
+    let pieceSide: Double
+    let progress: Double
+    let eased: Double
+
+    func build(
+      _ range: Range<Int>, locals: UnsafeMutablePointer<Transform3D>,
+      states: UnsafeMutablePointer<ShatterPieceState>
+    ) {
+      let e = eased
+      let ef = Float(e)
+      let k = Float(1 - e)
+      let a = pieceSide
+      let h = a / 2
+      let akf = Float(a) * k
+      let hkf = Float(h) * k
+      let nx = columns
+      draws.withUnsafeBufferPointer { draws in
+        var column = range.lowerBound % nx
+        var row = range.lowerBound / nx
+        for j in 0..<range.count {
+          let d = draws[range.lowerBound + j]
+          let angle = e * Double(d.z)
+          let c = Float(_cos(angle))
+          let n = Float(_sin(angle))
+          let cx = Float(Double(column) * a + h) + ef * d.x
+          let cy = Float(Double(row) * a + h) + ef * d.y
+          locals[j] = Transform3D(
+            row1: SIMD4(akf * c, akf * n, 0, 0),
+            row2: SIMD4(-akf * n, akf * c, 0, 0),
+            row3: SIMD4(0, 0, 1, 0),
+            row4: SIMD4(cx - hkf * (c - n), cy - hkf * (n + c), 0, 1))
+          states[j] = ShatterPieceState(progress: Float(progress), opacity: k, depth: 0, face: .from)
+          column += 1
+          if column == nx {
+            column = 0
+            row += 1
+          }
+        }
+      }
+    }
   }
 }

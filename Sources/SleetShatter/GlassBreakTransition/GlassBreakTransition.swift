@@ -190,7 +190,8 @@ public struct GlassBreakTransition: Sendable {
   internal func _checkFrame(_ frame: ShatterFrame) {
     precondition(
       frame.columns == columns && frame.rows == rows,
-      "GlassBreakTransition.evaluate: the frame was made for \(frame.columns)×\(frame.rows) pieces, not \(columns)×\(rows)")
+      "GlassBreakTransition.evaluate: the frame was made for \(frame.columns)×\(frame.rows) pieces, not \(columns)×\(rows)"
+    )
   }
 
   /// Evaluates every shard at `time` with the batched operations.
@@ -202,42 +203,10 @@ public struct GlassBreakTransition: Sendable {
   ) {
     precondition(time.isFinite, "GlassBreakTransition.evaluate: time must be finite, got \(time)")
     _checkFrame(frame)
-    let draws = _draws
-    let pivots = _pivots
-    let homographies = _homographies
-    let table = _table
-    _ShatterPipeline.run(&frame, perspective: _perspective, backend: backend, threads: threads) {
-      range, locals, states in
-      draws.withUnsafeBufferPointer { draws in
-        pivots.withUnsafeBufferPointer { pivots in
-          homographies.withUnsafeBufferPointer { homographies in
-            table.nodes.withUnsafeBufferPointer { nodes in
-              for j in 0..<range.count {
-                let i = range.lowerBound + j
-                let d = draws[i]
-                let x = (time - d.x) / d.y
-                let progress = x <= 0 ? 0 : (x >= 1 ? 1 : x)
-                let e = _CurveTable.lookup(progress, in: nodes.baseAddress!).x
-                let angle = Double(e) * d.w
-                let c = Float(_cos(angle))
-                let n = Float(_sin(angle))
-                let p = pivots[i]
-                let tx = p.x + e * Float(d.z)
-                let ty = p.y + e * p.z
-                let q = homographies[i]
-                // row · [c n 0 0; −n c 0 0; 0 0 1 0; tx ty 0 1]
-                @inline(__always) func move(_ r: SIMD4<Float>) -> SIMD4<Float> {
-                  SIMD4(r.x * c - r.y * n + r.w * tx, r.x * n + r.y * c + r.w * ty, r.z, r.w)
-                }
-                locals[j] = Transform3D(
-                  row1: move(q.row1), row2: move(q.row2), row3: move(q.row3), row4: move(q.row4))
-                states[j] = ShatterPieceState(progress: Float(progress), opacity: 1, depth: 0, face: .from)
-              }
-            }
-          }
-        }
-      }
-    }
+    _ShatterPipeline.run(
+      &frame, perspective: _perspective, backend: backend, threads: threads,
+      builder: _Builder(
+        draws: _draws, pivots: _pivots, homographies: _homographies, table: _table, time: time))
     frame.time = time
     frame.isComplete = time >= endTime
   }
@@ -262,5 +231,52 @@ public struct GlassBreakTransition: Sendable {
     }
     frame.time = time
     frame.isComplete = time >= endTime
+  }
+}
+
+extension GlassBreakTransition {
+  /// The batched path's per-shard kernel: Q · rotate · translate in closed form.
+  internal struct _Builder: _PieceBuilder {
+    let draws: [SIMD4<Double>]
+    let pivots: [SIMD4<Float>]
+    let homographies: [Transform3D]
+    let table: _CurveTable
+    let time: Double
+
+    func build(
+      _ range: Range<Int>, locals: UnsafeMutablePointer<Transform3D>,
+      states: UnsafeMutablePointer<ShatterPieceState>
+    ) {
+      draws.withUnsafeBufferPointer { draws in
+        pivots.withUnsafeBufferPointer { pivots in
+          homographies.withUnsafeBufferPointer { homographies in
+            table.nodes.withUnsafeBufferPointer { nodes in
+              for j in 0..<range.count {
+                let i = range.lowerBound + j
+                let d = draws[i]
+                let x = (time - d.x) / d.y
+                let progress = x <= 0 ? 0 : (x >= 1 ? 1 : x)
+                // Safe: the table always has 4097 nodes.
+                let e = _CurveTable.lookup(progress, in: nodes.baseAddress!).x
+                let angle = Double(e) * d.w
+                let c = Float(_cos(angle))
+                let n = Float(_sin(angle))
+                let p = pivots[i]
+                let tx = p.x + e * Float(d.z)
+                let ty = p.y + e * p.z
+                let q = homographies[i]
+                // row · [c n 0 0; −n c 0 0; 0 0 1 0; tx ty 0 1]
+                @inline(__always) func move(_ r: SIMD4<Float>) -> SIMD4<Float> {
+                  SIMD4(r.x * c - r.y * n + r.w * tx, r.x * n + r.y * c + r.w * ty, r.z, r.w)
+                }
+                locals[j] = Transform3D(
+                  row1: move(q.row1), row2: move(q.row2), row3: move(q.row3), row4: move(q.row4))
+                states[j] = ShatterPieceState(progress: Float(progress), opacity: 1, depth: 0, face: .from)
+              }
+            }
+          }
+        }
+      }
+    }
   }
 }

@@ -21,6 +21,15 @@ import SleetMath
 /// Workers take chunks round-robin (worker w: chunks w, w + W, …); a chunk's
 /// output depends only on its pieces, so the result is bit-identical for any
 /// worker count.
+internal protocol _PieceBuilder: Sendable {
+  /// Writes the local transform (unit square → container space, before the
+  /// perspective) and the state of pieces `range` to `locals[0..<range.count]`
+  /// and `states[0..<range.count]`.
+  func build(
+    _ range: Range<Int>, locals: UnsafeMutablePointer<Transform3D>,
+    states: UnsafeMutablePointer<ShatterPieceState>)
+}
+
 internal enum _ShatterPipeline {
   /// Pieces per chunk: 256 local transforms are 16 KiB of scratch (half of L1d).
   static let chunkSize = 256
@@ -42,13 +51,14 @@ internal enum _ShatterPipeline {
 
   /// Runs the three stages over every piece of `frame`.
   ///
-  /// `build(range, locals, states)` must fill `locals[k]` and `states[k]` for
-  /// piece `range.lowerBound + k`; it is called concurrently for disjoint
-  /// ranges when `threads > 1`.
-  static func run(
+  /// `builder.build(range, locals, states)` must fill `locals[k]` and
+  /// `states[k]` for piece `range.lowerBound + k`; it is called concurrently
+  /// for disjoint ranges when `threads > 1`. The builder is a generic value
+  /// rather than a closure so that a single-threaded evaluation allocates
+  /// nothing (a stored closure's context would be boxed on the heap).
+  static func run<Builder: _PieceBuilder>(
     _ frame: inout ShatterFrame, perspective: Transform3D, backend: TransformBackend,
-    threads: Int,
-    build: @Sendable (Range<Int>, UnsafeMutablePointer<Transform3D>, UnsafeMutablePointer<ShatterPieceState>) -> Void
+    threads: Int, builder: Builder
   ) {
     precondition(threads >= 1, "ShatterTransition.evaluate: threads must be ≥ 1, got \(threads)")
     let n = frame.count
@@ -57,60 +67,69 @@ internal enum _ShatterPipeline {
     if frame._scratch.count < workers * chunkSize {
       frame._scratch = Transform3DBatch(count: workers * chunkSize)
     }
-    // The closure never outlives this call: concurrentPerform returns only
-    // after every iteration has finished.
-    withoutActuallyEscaping(build) { build in
     unitCorners.withUnsafeBufferPointer { unit in
       frame._scratch.withUnsafeMutableBufferPointer { scratch in
         frame.transforms.withUnsafeMutableBufferPointer { transforms in
           frame.corners.withUnsafeMutableBufferPointer { corners in
             frame.pieces.withUnsafeMutableBufferPointer { states in
-              // Safe: the pointers stay valid for the whole call, workers write
-              // disjoint chunks of the outputs and their own scratch block, and
-              // every base address is non-nil when chunks > 0.
               let buffers = _Buffers(
                 unit: unit, scratch: scratch, transforms: transforms, corners: corners,
-                states: states)
-              let work: @Sendable (Int) -> Void = { worker in
-                var chunk = worker
-                while chunk < chunks {
-                  let lo = chunk * chunkSize
-                  let hi = Swift.min(n, lo + chunkSize)
-                  let local = buffers.scratch.baseAddress! + worker * chunkSize
-                  build(lo..<hi, local, buffers.states.baseAddress! + lo)
-                  let out = UnsafeMutableBufferPointer(rebasing: buffers.transforms[lo..<hi])
-                  Transform3DBatch.concatenate(
-                    UnsafeBufferPointer(start: local, count: hi - lo), with: perspective,
-                    side: .right, into: out, backend: backend)
-                  Transform3DBatch.project(
-                    buffers.unit, through: UnsafeBufferPointer(out),
-                    into: UnsafeMutableBufferPointer(rebasing: buffers.corners[(4 * lo)..<(4 * hi)]),
-                    backend: backend)
-                  chunk += workers
-                }
-              }
+                states: states, count: n, chunks: chunks, workers: workers,
+                perspective: perspective, backend: backend)
               if workers == 1 {
-                work(0)
+                _work(worker: 0, buffers, builder)
               } else {
-                DispatchQueue.concurrentPerform(iterations: workers, execute: work)
+                DispatchQueue.concurrentPerform(iterations: workers) { worker in
+                  _work(worker: worker, buffers, builder)
+                }
               }
             }
           }
         }
       }
     }
+  }
+
+  /// One worker's share: chunks `worker`, `worker + workers`, …
+  private static func _work<Builder: _PieceBuilder>(
+    worker: Int, _ b: _Buffers, _ builder: Builder
+  ) {
+    var chunk = worker
+    while chunk < b.chunks {
+      let lo = chunk * chunkSize
+      let hi = Swift.min(b.count, lo + chunkSize)
+      // Safe: chunks > 0 implies every buffer is non-empty, so the base
+      // addresses are non-nil; the scratch holds workers × chunkSize transforms.
+      let local = b.scratch.baseAddress! + worker * chunkSize
+      builder.build(lo..<hi, locals: local, states: b.states.baseAddress! + lo)
+      let out = UnsafeMutableBufferPointer(rebasing: b.transforms[lo..<hi])
+      Transform3DBatch.concatenate(
+        UnsafeBufferPointer(start: local, count: hi - lo), with: b.perspective,
+        side: .right, into: out, backend: b.backend)
+      Transform3DBatch.project(
+        b.unit, through: UnsafeBufferPointer(out),
+        into: UnsafeMutableBufferPointer(rebasing: b.corners[(4 * lo)..<(4 * hi)]),
+        backend: b.backend)
+      chunk += b.workers
     }
   }
 
-  /// The frame's buffers, shared by the workers of one evaluation.
+  /// The frame's buffers and the evaluation's constants, shared by the
+  /// workers of one evaluation.
   private struct _Buffers: @unchecked Sendable {
-    // Safe to mark Sendable: only used inside `run`, where each worker writes
-    // disjoint ranges (see the comment there).
+    // Safe to mark Sendable: only used inside `run` while the buffers are
+    // pinned; each worker writes disjoint chunks of the outputs and its own
+    // block of the scratch.
     let unit: UnsafeBufferPointer<SIMD3<Float>>
     let scratch: UnsafeMutableBufferPointer<Transform3D>
     let transforms: UnsafeMutableBufferPointer<Transform3D>
     let corners: UnsafeMutableBufferPointer<SIMD2<Float>>
     let states: UnsafeMutableBufferPointer<ShatterPieceState>
+    let count: Int
+    let chunks: Int
+    let workers: Int
+    let perspective: Transform3D
+    let backend: TransformBackend
   }
 
   /// The naive reference's final step for one piece: project the unit corners
