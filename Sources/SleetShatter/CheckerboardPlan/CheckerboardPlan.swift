@@ -104,7 +104,9 @@ public struct CheckerboardPlan: Hashable, Sendable {
   @inlinable @inline(__always)
   public func progress(column: Int, row: Int, at time: Double) -> Double {
     let x = (time - _delay(column: column, row: row)) * _inverseTileDuration
-    return x <= 0 ? 0 : (x >= 1 ? 1 : x)
+    // Written as max then min so that it compiles to two branch-free instructions.
+    let low = x > 0 ? x : 0
+    return low < 1 ? low : 1
   }
 
   /// (a, b, c) with v·T = a + b·column + c·row.

@@ -255,7 +255,8 @@ extension GlassBreakTransition {
                 let i = range.lowerBound + j
                 let d = draws[i]
                 let x = (time - d.x) / d.y
-                let progress = x <= 0 ? 0 : (x >= 1 ? 1 : x)
+                let low = x > 0 ? x : 0
+                let progress = low < 1 ? low : 1
                 // Safe: the table always has 4097 nodes.
                 let e = _CurveTable.lookup(progress, in: nodes.baseAddress!).x
                 let angle = Double(e) * d.w
