@@ -167,6 +167,22 @@ struct CheckerboardFrameTests {
     }
   }
 
+  @Test(arguments: ShatterStyle.allCases)
+  func transformsMapTheUnitSquareOntoTheCorners(style: ShatterStyle) {
+    let t = ShatterTransition(style: style, width: 390, height: 844, seed: 2)
+    var frame = t.makeFrame()
+    t.evaluate(at: 0.45 * t.endTime, into: &frame)
+    let unit: [SIMD3<Float>] = [SIMD3(0, 0, 0), SIMD3(1, 0, 0), SIMD3(1, 1, 0), SIMD3(0, 1, 0)]
+    for i in 0..<frame.count {
+      let m = frame.transforms[i]
+      let projected = unit.map { p -> SIMD2<Float> in
+        let q = m.projecting(p)!
+        return SIMD2(q.x, q.y)
+      }
+      #expect(maxCornerDifference(projected, frame.cornersOf(i)) < 1e-3)
+    }
+  }
+
   @Test func drawOrderSortsByDepthThenIndex() {
     let t = Self.transition
     var frame = t.makeFrame()
