@@ -101,6 +101,7 @@ public struct CheckerboardPlan: Hashable, Sendable {
   @usableFromInline internal let _inverseTileDuration: Double
 
   /// A tile's local progress at `time`, clamped to [0, 1].
+  /// - Complexity: O(1).
   @inlinable @inline(__always)
   public func progress(column: Int, row: Int, at time: Double) -> Double {
     let x = (time - _delay(column: column, row: row)) * _inverseTileDuration
@@ -276,6 +277,7 @@ public struct CheckerboardTile: Hashable, Sendable {
   /// Flip duration in seconds.
   public var duration: Double
 
+  /// - Complexity: O(1).
   public init(column: Int, row: Int, delay: Double, duration: Double) {
     self.column = column
     self.row = row

@@ -83,6 +83,7 @@ public struct ExplodeTransition: Sendable {
 
   /// Checks the inputs; the limits are the checkerboard's (a ≥ 1 pt, at most
   /// ``CheckerboardPlan/maximumTileCount`` pieces).
+  /// - Complexity: O(1).
   public static func validate(
     width: Double, height: Double, divisor: Int = CheckerboardPlan.defaultDivisor,
     duration: Double = defaultDuration
@@ -104,6 +105,7 @@ public struct ExplodeTransition: Sendable {
   }
 
   /// The piece's random draws: offset (dx, dy) in points and angle in radians.
+  /// - Complexity: O(1).
   public func draws(ofPiece index: Int) -> (offset: SIMD2<Float>, angle: Float) {
     let d = _draws[index]
     return (SIMD2(d.x, d.y), d.z)

@@ -120,6 +120,7 @@ public struct GlassBreakTransition: Sendable {
 
   /// Checks the inputs: the checkerboard's size limits, 1…4096 columns and rows
   /// and at most ``CheckerboardPlan/maximumTileCount`` pieces.
+  /// - Complexity: O(1).
   public static func validate(
     width: Double, height: Double, columns: Int = defaultGrid, rows: Int = defaultGrid
   ) throws(ShatterPlanError) {
@@ -173,6 +174,7 @@ public struct GlassBreakTransition: Sendable {
   }
 
   /// A piece's schedule and motion draws.
+  /// - Complexity: O(1).
   public func draws(ofPiece index: Int) -> (start: Double, duration: Double, drift: Double, spin: Double) {
     let d = _draws[index]
     return (d.x, d.y, d.z, d.w)

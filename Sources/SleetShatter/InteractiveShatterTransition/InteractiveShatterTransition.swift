@@ -76,6 +76,7 @@ public struct InteractiveShatterTransition: Hashable, Sendable {
   }
 
   /// Drives a transition: `duration` is its ``ShatterTransition/endTime``.
+  /// - Complexity: O(1).
   public init(
     _ transition: ShatterTransition, completionSpeed: Double = 1,
     completionCurve: TimingFunction = .easeInEaseOut
@@ -123,12 +124,14 @@ public struct InteractiveShatterTransition: Hashable, Sendable {
   }
 
   /// `progress > 0.5 || velocity > 0`.
+  /// - Complexity: O(1).
   public static func shouldFinish(progress: Double, velocity: Double) -> Bool {
     progress > 0.5 || velocity > 0
   }
 
   /// A pan's progress: translation along the gesture's axis over the
   /// distance that completes it, clamped to [0, 1].
+  /// - Complexity: O(1).
   public static func progress(translation: Double, extent: Double) -> Double {
     precondition(extent > 0, "InteractiveShatterTransition.progress: extent must be positive, got \(extent)")
     return Swift.min(Swift.max(translation / extent, 0), 1)
@@ -168,11 +171,13 @@ public struct InteractiveShatterTransition: Hashable, Sendable {
   }
 
   /// Progress → transition time.
+  /// - Complexity: O(1).
   public static func time(forProgress progress: Double, duration: Double) -> Double {
     progress * duration
   }
 
   /// Transition time → progress, clamped to [0, 1].
+  /// - Complexity: O(1).
   public static func progress(forTime time: Double, duration: Double) -> Double {
     Swift.min(Swift.max(time / duration, 0), 1)
   }

@@ -35,6 +35,7 @@ public struct ShatterPieceState: Hashable, Sendable {
   /// record 16 bytes and branch-free to write.
   public var faceRawValue: UInt32
 
+  /// - Complexity: O(1).
   @inlinable
   public init(progress: Float, opacity: Float, depth: Float, face: ShatterFace) {
     self.progress = progress
@@ -132,10 +133,12 @@ public struct ShatterFrame: Sendable {
   public var count: Int { pieces.count }
 
   /// The grid column of piece `index`.
+  /// - Complexity: O(1).
   @inlinable
   public func column(of index: Int) -> Int { index % columns }
 
   /// The grid row of piece `index`.
+  /// - Complexity: O(1).
   @inlinable
   public func row(of index: Int) -> Int { index / columns }
 

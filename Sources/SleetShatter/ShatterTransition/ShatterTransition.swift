@@ -12,6 +12,8 @@ public struct ShatterTransition: Sendable {
 
   public let kind: Kind
 
+  /// Wraps one concrete style (the three initialisers below).
+  /// - Complexity: O(1).
   public init(_ checkerboard: CheckerboardTransition) { kind = .checkerboard(checkerboard) }
   public init(_ explode: ExplodeTransition) { kind = .explode(explode) }
   public init(_ glassBreak: GlassBreakTransition) { kind = .glassBreak(glassBreak) }
@@ -40,6 +42,7 @@ public struct ShatterTransition: Sendable {
   }
 
   /// Checks the inputs of ``init(style:width:height:direction:divisor:seed:)``.
+  /// - Complexity: O(1).
   public static func validate(
     style: ShatterStyle, width: Double, height: Double,
     divisor: Int = CheckerboardPlan.defaultDivisor
