@@ -159,8 +159,8 @@ public struct ShatterFrame: Sendable {
   }
 
   /// Piece indices in painter's order: ascending depth, ties in index order.
-  /// - Complexity: O(n log n); fills `order` in place (no allocation once it
-  ///   has the capacity).
+  /// - Complexity: O(n log n); reuses `order`'s storage (the standard library
+  ///   sort may still take temporary scratch space).
   public func drawOrder(into order: inout [Int32]) {
     order.removeAll(keepingCapacity: true)
     for i in 0..<count { order.append(Int32(i)) }
