@@ -53,30 +53,25 @@ extension Transform3DBatch {
 
     /// `out[i] = a[i] · shared` for `i < n`.
     ///
-    /// The four rows of `shared` stay in registers; each entry of `a[i]` is a
-    /// broadcast load (`vbroadcastss`/`movss+shufps`), so one product is 16
-    /// broadcasts, 16 multiplies, 12 adds and 4 stores, with no shuffles.
+    /// The rows of `shared` stay in registers, duplicated into both halves of
+    /// 8-lane vectors; `a[i]` is read two rows at a time (see ``_product``).
     /// - Invariant: `a`, `out` 16-byte aligned (natural alignment of
-    ///   `Transform3D`), `n ≥ 1`, `out[0..<n]` disjoint from `a[0..<n]`. No tail:
-    ///   one transform per iteration.
+    ///   `Transform3D`; 32-byte vectors are loaded and stored unaligned), `n ≥ 1`,
+    ///   `out[0..<n]` disjoint from `a[0..<n]`. No tail: one transform per
+    ///   iteration.
     @inline(__always)
     static func _timesShared(
       _ a: UnsafePointer<Transform3D>, _ shared: Transform3D,
       _ out: UnsafeMutablePointer<Transform3D>, _ n: Int
     ) {
-      let b1 = shared.row1
-      let b2 = shared.row2
-      let b3 = shared.row3
-      let b4 = shared.row4
+      let b1 = SIMD8(lowHalf: shared.row1, highHalf: shared.row1)
+      let b2 = SIMD8(lowHalf: shared.row2, highHalf: shared.row2)
+      let b3 = SIMD8(lowHalf: shared.row3, highHalf: shared.row3)
+      let b4 = SIMD8(lowHalf: shared.row4, highHalf: shared.row4)
       let src = UnsafeRawPointer(a)
       let dst = UnsafeMutableRawPointer(out)
       for i in 0..<n {
-        let s = src + 64 &* i
-        let d = dst + 64 &* i
-        for r in 0..<4 {
-          let row = _rowTimes(s + 16 &* r, b1, b2, b3, b4)
-          d.storeBytes(of: row, toByteOffset: 16 &* r, as: SIMD4<Float>.self)
-        }
+        _product(src + 64 &* i, b1, b2, b3, b4, dst + 64 &* i)
       }
     }
 
@@ -84,8 +79,6 @@ extension Transform3DBatch {
     /// `aStride · i` of `a` (`aStride == 0` repeats one left operand: that is
     /// operation 1 with the shared transform on the left).
     ///
-    /// Per product: 4 row loads of `b[i]`, 16 broadcast loads from `a[i]`,
-    /// 16 multiplies, 12 adds, 4 stores.
     /// - Invariant: `a`, `b`, `out` 16-byte aligned, `n ≥ 1`, `aStride` is 0 or
     ///   64, `out[0..<n]` disjoint from both inputs. No tail: one transform per
     ///   iteration.
@@ -96,33 +89,40 @@ extension Transform3DBatch {
     ) {
       let dst = UnsafeMutableRawPointer(out)
       for i in 0..<n {
-        let l = a + aStride &* i
         let r = b + 64 &* i
-        let b1 = r.load(fromByteOffset: 0, as: SIMD4<Float>.self)
-        let b2 = r.load(fromByteOffset: 16, as: SIMD4<Float>.self)
-        let b3 = r.load(fromByteOffset: 32, as: SIMD4<Float>.self)
-        let b4 = r.load(fromByteOffset: 48, as: SIMD4<Float>.self)
-        let d = dst + 64 &* i
-        for k in 0..<4 {
-          let row = _rowTimes(l + 16 &* k, b1, b2, b3, b4)
-          d.storeBytes(of: row, toByteOffset: 16 &* k, as: SIMD4<Float>.self)
+        @inline(__always) func row(_ k: Int) -> SIMD8<Float> {
+          let v = r.load(fromByteOffset: 16 &* k, as: SIMD4<Float>.self)
+          return SIMD8(lowHalf: v, highHalf: v)
         }
+        _product(a + aStride &* i, row(0), row(1), row(2), row(3), dst + 64 &* i)
       }
     }
 
-    /// One row of a product: `((x·b1 + y·b2) + z·b3) + w·b4` where x…w are the
-    /// four floats at `row` — the order of `Transform3D._rowTimes`, so the result
-    /// is bit-identical to the scalar reference.
+    /// One 4×4 product `a · b` written to `out`, two rows per 8-lane vector:
+    ///
+    /// ```
+    /// (out_r | out_r+1) = (((a_r,1 | a_r+1,1)·(b1|b1) + (a_r,2 | a_r+1,2)·(b2|b2))
+    ///                      + (a_r,3 | a_r+1,3)·(b3|b3)) + (a_r,4 | a_r+1,4)·(b4|b4)
+    /// ```
+    ///
+    /// where `(a_r,k | a_r+1,k)` broadcasts entry k of each row within its half
+    /// (one in-lane permute of the 32-byte load). Lane for lane this is
+    /// `Transform3D._rowTimes`'s `((x·b1 + y·b2) + z·b3) + w·b4`, so the result
+    /// is bit-identical to the scalar reference. Per product: 2 loads,
+    /// 8 permutes, 8 multiplies, 6 adds, 2 stores of 32 bytes.
     @inline(__always)
-    static func _rowTimes(
-      _ row: UnsafeRawPointer, _ b1: SIMD4<Float>, _ b2: SIMD4<Float>, _ b3: SIMD4<Float>,
-      _ b4: SIMD4<Float>
-    ) -> SIMD4<Float> {
-      let x = SIMD4(repeating: row.load(fromByteOffset: 0, as: Float.self)) * b1
-      let y = SIMD4(repeating: row.load(fromByteOffset: 4, as: Float.self)) * b2
-      let z = SIMD4(repeating: row.load(fromByteOffset: 8, as: Float.self)) * b3
-      let w = SIMD4(repeating: row.load(fromByteOffset: 12, as: Float.self)) * b4
-      return ((x + y) + z) + w
+    static func _product(
+      _ a: UnsafeRawPointer, _ b1: SIMD8<Float>, _ b2: SIMD8<Float>, _ b3: SIMD8<Float>,
+      _ b4: SIMD8<Float>, _ out: UnsafeMutableRawPointer
+    ) {
+      for pair in 0..<2 {
+        let v = a.loadUnaligned(fromByteOffset: 32 &* pair, as: SIMD8<Float>.self)
+        let x = SIMD8(v[0], v[0], v[0], v[0], v[4], v[4], v[4], v[4]) * b1
+        let y = SIMD8(v[1], v[1], v[1], v[1], v[5], v[5], v[5], v[5]) * b2
+        let z = SIMD8(v[2], v[2], v[2], v[2], v[6], v[6], v[6], v[6]) * b3
+        let w = SIMD8(v[3], v[3], v[3], v[3], v[7], v[7], v[7], v[7]) * b4
+        out.storeBytes(of: ((x + y) + z) + w, toByteOffset: 32 &* pair, as: SIMD8<Float>.self)
+      }
     }
 
     // MARK: Operation 3
@@ -174,8 +174,13 @@ extension Transform3DBatch {
     }
 
     /// The common case of four points per transform (tile corners): the points
-    /// live in three registers and the loop body is straight-line.
-    /// - Invariant: as for ``project(_:through:into:)``; `out` has `4·n` slots.
+    /// live in registers and the loop body is straight-line.
+    ///
+    /// Eight lanes carry `(x₀…x₃ | y₀…y₃)` so that one 8-lane divide by
+    /// `(w₀…w₃ | w₀…w₃)` serves a whole tile (one `vdivps ymm` in the AVX2 build),
+    /// and one 8-lane shuffle interleaves the result into `(x₀,y₀,…,x₃,y₃)`.
+    /// - Invariant: as for ``project(_:through:into:)``; `out` has `4·n` slots
+    ///   (32 bytes per tile, stored unaligned).
     @inline(__always)
     static func _projectQuads(
       _ px: SIMD4<Float>, _ py: SIMD4<Float>, _ pz: SIMD4<Float>,
@@ -183,8 +188,30 @@ extension Transform3DBatch {
     ) {
       let src = UnsafeRawPointer(t)
       let dst = UnsafeMutableRawPointer(out)
+      let px8 = SIMD8(lowHalf: px, highHalf: px)
+      let py8 = SIMD8(lowHalf: py, highHalf: py)
+      let pz8 = SIMD8(lowHalf: pz, highHalf: pz)
+      let nanBits = SIMD8<UInt32>(repeating: 0x7fc0_0000)  // Float.nan
       for i in 0..<n {
-        _projectFour(px, py, pz, src + 64 &* i, dst + 32 &* i)
+        let m = src + 64 &* i
+        @inline(__always) func xy(_ row: Int) -> SIMD8<Float> {
+          // (m_r1 ×4 | m_r2 ×4): one 16-byte load and one lane permutation.
+          let r = m.load(fromByteOffset: 16 &* row, as: SIMD4<Float>.self)
+          return SIMD8(r[0], r[0], r[0], r[0], r[1], r[1], r[1], r[1])
+        }
+        @inline(__always) func w(_ row: Int) -> SIMD8<Float> {
+          SIMD8(repeating: m.load(fromByteOffset: 16 &* row &+ 12, as: Float.self))
+        }
+        let h = ((px8 * xy(0) + py8 * xy(1)) + pz8 * xy(2)) + xy(3)
+        let w8 = ((px8 * w(0) + py8 * w(1)) + pz8 * w(2)) + w(3)
+        // NaN where w ≤ 0 as a bit select on 32-bit lanes: a `SIMDMask` here is
+        // shuffled as a vector of booleans (pack/unpack sequences).
+        let q = h / w8
+        let inFront = unsafeBitCast(w8 .> 0, to: SIMD8<UInt32>.self)
+        let bits = unsafeBitCast(q, to: SIMD8<UInt32>.self)
+        let r = unsafeBitCast((bits & inFront) | (nanBits & ~inFront), to: SIMD8<Float>.self)
+        let interleaved = SIMD8(r[0], r[4], r[1], r[5], r[2], r[6], r[3], r[7])
+        dst.storeBytes(of: interleaved, toByteOffset: 32 &* i, as: SIMD8<Float>.self)
       }
     }
 
