@@ -371,3 +371,20 @@ struct Transform3DBatchBLASCallTests {
     }
   }
 }
+
+@Suite("Transform3DBatch automatic policy")
+struct Transform3DBatchAutomaticPolicyTests {
+  @Test func followsTheMeasuredCrossovers() {
+    typealias B = Transform3DBatch
+    #expect(B._resolve(.automatic, .concatenateShared, count: 1) == .scalar)
+    #expect(B._resolve(.automatic, .concatenateShared, count: 2) == .simd)
+    #expect(B._resolve(.automatic, .projectShared, count: 1) == .scalar)
+    #expect(B._resolve(.automatic, .projectShared, count: 4_194_304) == .simd)
+    #expect(B._resolve(.automatic, .concatenatePairs, count: 1) == .simd)
+    #expect(B._resolve(.automatic, .projectMany, count: 0) == .simd)
+    // Explicit choices are never overridden.
+    for backend in [TransformBackend.scalar, .simd, .blas] {
+      #expect(B._resolve(backend, .projectMany, count: 1_000_000) == backend)
+    }
+  }
+}

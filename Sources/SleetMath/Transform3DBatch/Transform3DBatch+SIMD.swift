@@ -279,30 +279,50 @@ extension Transform3DBatch {
 
     /// One transform applied to many points, with the homogeneous divide.
     ///
-    /// The four rows of the transform stay in registers; each point costs three
-    /// broadcast loads, 3 multiplies, 3 adds, one 4-lane divide, a compare, a
-    /// blend and one 16-byte store.
+    /// Two points per 8-lane vector: the rows of the transform stay in
+    /// registers, duplicated into both halves; one 32-byte load brings two
+    /// points, in-lane permutes broadcast their coordinates, and one 8-lane
+    /// divide by `(w_i ×4 | w_i+1 ×4)` projects both. Lane for lane the
+    /// expressions are the scalar reference's, so results are bit-identical.
     /// - Invariant: `points`, `out` 16-byte aligned (natural alignment of
-    ///   `SIMD3<Float>`, whose fourth lane is padding); `out` disjoint from
-    ///   `points`. The padding lane of each output receives `w/w` (1, or NaN):
-    ///   it is not part of the value. No tail: one point per iteration.
+    ///   `SIMD3<Float>`, whose fourth lane is padding; 32-byte accesses are
+    ///   unaligned); `out` disjoint from `points`. The padding lane of each output
+    ///   receives `w/w` (1, or NaN): it is not part of the value. Tail: an odd
+    ///   last point goes through the 4-lane form of the same expressions.
     static func project(
       _ points: UnsafeBufferPointer<SIMD3<Float>>, through transform: Transform3D,
       into out: UnsafeMutableBufferPointer<SIMD3<Float>>
     ) {
       guard let src = points.baseAddress, let dst = out.baseAddress, points.count > 0 else { return }
-      let r1 = transform.row1
-      let r2 = transform.row2
-      let r3 = transform.row3
-      let r4 = transform.row4
+      let n = points.count
       let s = UnsafeRawPointer(src)
       let d = UnsafeMutableRawPointer(dst)
-      for i in 0..<points.count {
-        let p = s + 16 &* i
-        let x = SIMD4(repeating: p.load(fromByteOffset: 0, as: Float.self)) * r1
-        let y = SIMD4(repeating: p.load(fromByteOffset: 4, as: Float.self)) * r2
-        let z = SIMD4(repeating: p.load(fromByteOffset: 8, as: Float.self)) * r3
+      let r1 = SIMD8(lowHalf: transform.row1, highHalf: transform.row1)
+      let r2 = SIMD8(lowHalf: transform.row2, highHalf: transform.row2)
+      let r3 = SIMD8(lowHalf: transform.row3, highHalf: transform.row3)
+      let r4 = SIMD8(lowHalf: transform.row4, highHalf: transform.row4)
+      let nanBits = SIMD8<UInt32>(repeating: 0x7fc0_0000)  // Float.nan
+      var i = 0
+      while i &+ 2 <= n {
+        let v = s.loadUnaligned(fromByteOffset: 16 &* i, as: SIMD8<Float>.self)
+        let x = SIMD8(v[0], v[0], v[0], v[0], v[4], v[4], v[4], v[4]) * r1
+        let y = SIMD8(v[1], v[1], v[1], v[1], v[5], v[5], v[5], v[5]) * r2
+        let z = SIMD8(v[2], v[2], v[2], v[2], v[6], v[6], v[6], v[6]) * r3
         let h = ((x + y) + z) + r4
+        let w = SIMD8(h[3], h[3], h[3], h[3], h[7], h[7], h[7], h[7])
+        let q = unsafeBitCast(h / w, to: SIMD8<UInt32>.self)
+        // NaN where w ≤ 0 (or NaN) as a bit select on 32-bit lanes.
+        let inFront = unsafeBitCast(w .> 0, to: SIMD8<UInt32>.self)
+        let r = unsafeBitCast((q & inFront) | (nanBits & ~inFront), to: SIMD8<Float>.self)
+        d.storeBytes(of: r, toByteOffset: 16 &* i, as: SIMD8<Float>.self)
+        i &+= 2
+      }
+      if i < n {
+        let p = s + 16 &* i
+        let x = SIMD4(repeating: p.load(fromByteOffset: 0, as: Float.self)) * transform.row1
+        let y = SIMD4(repeating: p.load(fromByteOffset: 4, as: Float.self)) * transform.row2
+        let z = SIMD4(repeating: p.load(fromByteOffset: 8, as: Float.self)) * transform.row3
+        let h = ((x + y) + z) + transform.row4
         var q = h / SIMD4(repeating: h.w)
         q.replace(with: .nan, where: SIMD4(repeating: h.w) .<= 0)
         d.storeBytes(of: q, toByteOffset: 16 &* i, as: SIMD4<Float>.self)
