@@ -128,7 +128,8 @@ enum BandwidthProbe {
     let pa = UnsafeMutableRawPointer(a.baseAddress!)
     let pb = UnsafeRawPointer(b.baseAddress!)
     for i in stride(from: 0, to: a.count * 4, by: 32) {
-      pa.storeBytes(of: pb.loadUnaligned(fromByteOffset: i, as: SIMD8<Float>.self), toByteOffset: i, as: SIMD8<Float>.self)
+      pa.storeBytes(
+        of: pb.loadUnaligned(fromByteOffset: i, as: SIMD8<Float>.self), toByteOffset: i, as: SIMD8<Float>.self)
     }
   }
 
