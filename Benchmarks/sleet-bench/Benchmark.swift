@@ -28,7 +28,8 @@
 // iterations per sample so a sample takes ≥ 10 ms (≥ 1 ms with --quick), takes ≥ 10
 // samples with the cases interleaved (A B C A B C …), and prints min / median / p90 /
 // max per call, ns per item, items/s, GB/s under the group's byte model, that as a
-// percentage of the same-process STREAM copy probe, and the ratio of medians to the
+// percentage of the same-process STREAM copy probe (re-measured right before any group
+// streaming more than 32 MiB, as neighbours change the bandwidth), and the ratio of medians to the
 // `baseline` case (the naive path) and to the `reference` case (the BLAS path).
 // `--filter SUBSTRING` selects the groups whose "suite/group" name contains it (all the
 // cases of a group run together since they are compared); `--quick` selects

@@ -86,7 +86,7 @@ struct Environment {
 /// larger than the last-level cache, single-threaded, counted as STREAM does:
 /// copy moves 8 B per element, triad 12 B, write-allocate traffic not counted
 /// (the same convention as every byte model in this harness).
-enum BandwidthProbe {
+final class BandwidthProbe {
   static let method =
     "STREAM-style, 1 thread, Float arrays, copy 8 B/elem, triad 12 B/elem, no write-allocate counted, median of samples"
 
@@ -96,25 +96,32 @@ enum BandwidthProbe {
     var triadGBps: Double
   }
 
-  static func run(quick: Bool) -> Result {
-    // 3 × 128 MiB normally (4× a 32 MiB L3); 3 × 32 MiB with --quick.
+  private let a: BenchmarkBuffer<Float>
+  private let b: BenchmarkBuffer<Float>
+  private let c: BenchmarkBuffer<Float>
+
+  /// 3 × 128 MiB normally (4× a 32 MiB L3); 3 × 32 MiB with --quick. The arrays
+  /// live as long as the probe, so re-measuring costs only the copies.
+  init(quick: Bool) {
     let count = quick ? 8 << 20 : 32 << 20
-    let a = BenchmarkBuffer<Float>(count: count) { _ in 0 }
-    let b = BenchmarkBuffer<Float>(count: count) { Float($0 & 1023) }
-    let c = BenchmarkBuffer<Float>(count: count) { Float($0 & 511) }
-    let samples = quick ? 5 : 10
+    a = BenchmarkBuffer<Float>(count: count) { _ in 0 }
+    b = BenchmarkBuffer<Float>(count: count) { Float($0 & 1023) }
+    c = BenchmarkBuffer<Float>(count: count) { Float($0 & 511) }
+  }
+
+  func measure(samples: Int) -> Result {
     var copy: [Double] = []
     var triad: [Double] = []
     for _ in 0..<samples {
       var start = Clock.seconds()
-      copyKernel(a.buffer, b.readOnly)
+      BandwidthProbe.copyKernel(a.buffer, b.readOnly)
       copy.append(Clock.seconds() - start)
       start = Clock.seconds()
-      triadKernel(a.buffer, b.readOnly, c.readOnly, 3)
+      BandwidthProbe.triadKernel(a.buffer, b.readOnly, c.readOnly, 3)
       triad.append(Clock.seconds() - start)
     }
-    blackHole(a.buffer[count / 2])
-    let bytes = count * MemoryLayout<Float>.size
+    blackHole(a.buffer[a.buffer.count / 2])
+    let bytes = a.buffer.count * MemoryLayout<Float>.size
     return Result(
       bytes: bytes,
       copyGBps: Double(2 * bytes) / BenchmarkRunner.Summary(copy).median / 1e9,

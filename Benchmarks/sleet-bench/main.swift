@@ -73,13 +73,15 @@ debugWarning()
 let environment = Environment.current()
 print("sleet-bench\(options.quick ? " --quick" : "")")
 environment.print()
-let probe = BandwidthProbe.run(quick: options.quick)
+let probe = BandwidthProbe(quick: options.quick)
+let firstProbe = probe.measure(samples: options.quick ? 5 : 10)
 print(
-  "\(pad("bandwidthProbe:", 24))copy \(format(probe.copyGBps)) GB/s, triad \(format(probe.triadGBps)) GB/s "
-    + "(\(BandwidthProbe.method), \(probe.bytes >> 20) MiB arrays)")
+  "\(pad("bandwidthProbe:", 24))copy \(format(firstProbe.copyGBps)) GB/s, triad \(format(firstProbe.triadGBps)) GB/s "
+    + "(\(BandwidthProbe.method), \(firstProbe.bytes >> 20) MiB arrays; re-measured before every group whose "
+    + "byte model exceeds 32 MiB, since neighbours change the available bandwidth)")
 print("Times are per call of a case; ratios are of medians (×scalar > 1 means faster than scalar).")
 
-var runner = BenchmarkRunner(options: options, environment: environment, probe: probe)
+var runner = BenchmarkRunner(options: options, environment: environment, probe: probe, latestProbe: firstProbe)
 runner.run()
 print("")
 debugWarning()
