@@ -10,7 +10,8 @@ struct BenchmarkRunner {
   /// Every suite the harness knows, in run order. Add yours here (one line).
   static var suites: [BenchmarkSuite] {
     [
-      transform
+      transform,
+      random,
     ]
   }
 
