@@ -156,7 +156,8 @@ struct BenchmarkRunner {
       pad("path", 8), pad("min", 10, right: true), pad("median", 10, right: true),
       pad("p90", 10, right: true), pad("max", 10, right: true), pad("ns/item", 9, right: true),
       pad("Mitem/s", 9, right: true), pad("GB/s", 7, right: true), pad("%copy", 6, right: true),
-      pad("×\(group.baseline ?? "-")", 9, right: true), pad("×\(group.reference ?? "-")", 8, right: true),
+      pad(group.baseline.map { "×\($0)" } ?? "-", 9, right: true),
+      pad(group.reference.map { "×\($0)" } ?? "-", 8, right: true),
     ]
     print("  " + header.joined(separator: " "))
     for r in records {

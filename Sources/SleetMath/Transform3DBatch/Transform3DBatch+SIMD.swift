@@ -1,5 +1,6 @@
 extension Transform3DBatch {
-  /// The SIMD backend: explicit `SIMD4<Float>` kernels over raw buffers.
+  /// The SIMD backend: explicit `SIMD4<Float>`/`SIMD8<Float>` kernels over raw
+  /// buffers.
   ///
   /// **Numerics.** Every kernel evaluates the same expressions in the same order
   /// as the scalar reference (`row · M = ((x·r1 + y·r2) + z·r3) + w·r4`, separate
@@ -7,16 +8,22 @@ extension Transform3DBatch {
   /// IEEE division for the homogeneous divide), so the SIMD backend is
   /// **bit-identical** to ``Transform3DBatch/_Scalar`` on every input, in the
   /// portable and in the `-target-cpu haswell` build alike. The speed comes from
-  /// layout, not from different arithmetic: broadcast loads instead of lane
-  /// extraction, shared operands hoisted into registers, structure-of-arrays
-  /// over the points of operation 3, no ARC, no bounds checks, no allocation.
+  /// layout, not from different arithmetic: 8-lane vectors that carry two rows,
+  /// two points or the x|y halves of a tile, in-lane permutes instead of lane
+  /// extraction, shared operands hoisted into registers, one 8-lane divide per
+  /// tile, bit selects instead of shuffled masks; no ARC, no bounds checks. The
+  /// only allocation is operation 3's structure-of-arrays copy of the shared
+  /// points (`withUnsafeTemporaryAllocation`: on the stack for small point counts).
+  ///
+  /// Measurements and the reasons behind each layout: `docs/benchmarks.md`.
   ///
   /// **Common invariants** (checked by the public entry points, assumed here):
   /// - *Alignment:* inputs and outputs may be arbitrary sub-ranges of larger
   ///   buffers. Only the natural alignment of the element types is assumed:
   ///   16 bytes for `Transform3D` and `SIMD3<Float>`, 8 bytes for
-  ///   `SIMD2<Float>`. 16-byte rows are loaded with aligned `SIMD4` loads; the
-  ///   packed `SIMD2` output uses unaligned stores.
+  ///   `SIMD2<Float>`. 16-byte rows are loaded with aligned `SIMD4` loads;
+  ///   32-byte `SIMD8` loads and stores, and the packed `SIMD2` output, are
+  ///   unaligned.
   /// - *Aliasing:* the output never overlaps an input (a precondition of the
   ///   public API), so a kernel may write `out[i]` before reading `in[i + 1]`.
   /// - *Counts:* the buffers have the counts the public API checked; an empty
@@ -178,7 +185,10 @@ extension Transform3DBatch {
     ///
     /// Eight lanes carry `(x₀…x₃ | y₀…y₃)` so that one 8-lane divide by
     /// `(w₀…w₃ | w₀…w₃)` serves a whole tile (one `vdivps ymm` in the AVX2 build),
-    /// and one 8-lane shuffle interleaves the result into `(x₀,y₀,…,x₃,y₃)`.
+    /// and one 8-lane shuffle interleaves the result into `(x₀,y₀,…,x₃,y₃)` (LLVM
+    /// folds it into the evaluation order, so no shuffle remains at the store).
+    /// NaN for w ≤ 0 is a bit select on 32-bit lanes: a `SIMDMask` would be
+    /// shuffled as booleans (pack/unpack sequences, measured 20 % slower).
     /// - Invariant: as for ``project(_:through:into:)``; `out` has `4·n` slots
     ///   (32 bytes per tile, stored unaligned).
     @inline(__always)
