@@ -311,7 +311,6 @@ extension Transform3DBatch {
       let r2 = SIMD8(lowHalf: transform.row2, highHalf: transform.row2)
       let r3 = SIMD8(lowHalf: transform.row3, highHalf: transform.row3)
       let r4 = SIMD8(lowHalf: transform.row4, highHalf: transform.row4)
-      let nanBits = SIMD8<UInt32>(repeating: 0x7fc0_0000)  // Float.nan
       var i = 0
       while i &+ 2 <= n {
         let v = s.loadUnaligned(fromByteOffset: 16 &* i, as: SIMD8<Float>.self)
@@ -319,11 +318,10 @@ extension Transform3DBatch {
         let y = SIMD8(v[1], v[1], v[1], v[1], v[5], v[5], v[5], v[5]) * r2
         let z = SIMD8(v[2], v[2], v[2], v[2], v[6], v[6], v[6], v[6]) * r3
         let h = ((x + y) + z) + r4
-        let w = SIMD8(h[3], h[3], h[3], h[3], h[7], h[7], h[7], h[7])
-        let q = unsafeBitCast(h / w, to: SIMD8<UInt32>.self)
-        // NaN where w ≤ 0 (or NaN) as a bit select on 32-bit lanes.
-        let inFront = unsafeBitCast(w .> 0, to: SIMD8<UInt32>.self)
-        let r = unsafeBitCast((q & inFront) | (nanBits & ~inFront), to: SIMD8<Float>.self)
+        var w = SIMD8(h[3], h[3], h[3], h[3], h[7], h[7], h[7], h[7])
+        // NaN where w ≤ 0: a NaN denominator makes every quotient NaN.
+        w.replace(with: .nan, where: w .<= 0)
+        let r = h / w
         d.storeBytes(of: r, toByteOffset: 16 &* i, as: SIMD8<Float>.self)
         i &+= 2
       }
