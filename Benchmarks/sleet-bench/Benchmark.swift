@@ -23,6 +23,7 @@
 //   }
 //
 // and add `particles` to `BenchmarkRunner.suites` in BenchmarkRunner.swift (one line).
+// BenchmarkRunner+Random.swift is a complete suite of that size to copy from.
 //
 // The runner then, for each group: runs the setup, warms every case up, calibrates the
 // iterations per sample so a sample takes ≥ 10 ms (≥ 1 ms with --quick), takes ≥ 10

@@ -74,8 +74,10 @@ struct BenchmarkRunner {
   var sampleCount: Int { options.quick ? 10 : 15 }
   var targetSampleSeconds: Double { options.quick ? 0.001 : 0.010 }
 
-  mutating func run() {
+  /// Measures every selected group; returns how many were measured.
+  mutating func run() -> Int {
     let scale = BenchmarkScale(quick: options.quick)
+    var measured = 0
     for suite in BenchmarkRunner.suites {
       // Filtered by group (all paths of a group always run together: they are
       // compared), before the setup so that skipped groups allocate nothing.
@@ -83,8 +85,10 @@ struct BenchmarkRunner {
         let cases = group.setup()
         guard !cases.isEmpty else { continue }
         measure(suite: suite.name, group: group, cases: cases)
+        measured += 1
       }
     }
+    return measured
   }
 
   private func matches(_ name: String) -> Bool {
@@ -209,27 +213,31 @@ struct BenchmarkRunner {
     }
     json += "  ]\n}\n"
     let temporary = "\(path).tmp-\(getpid())"
-    guard let file = fopen(temporary, "w") else { throw .cannotWrite(path: temporary) }
+    guard let file = fopen(temporary, "w") else {
+      throw .cannotWrite(path: path, reason: String(cString: strerror(errno)))
+    }
     let written = json.utf8CString.withUnsafeBufferPointer { fputs($0.baseAddress!, file) }
     let closed = fclose(file)
     guard written >= 0, closed == 0 else {
+      let reason = String(cString: strerror(errno))
       unlink(temporary)
-      throw .cannotWrite(path: temporary)
+      throw .cannotWrite(path: path, reason: reason)
     }
     guard rename(temporary, path) == 0 else {
+      let reason = String(cString: strerror(errno))
       unlink(temporary)
-      throw .cannotWrite(path: path)
+      throw .cannotWrite(path: path, reason: reason)
     }
   }
 }
 
 enum HarnessError: Error, CustomStringConvertible {
-  case cannotWrite(path: String)
+  case cannotWrite(path: String, reason: String)
   case usage(String)
 
   var description: String {
     switch self {
-    case .cannotWrite(let path): "cannot write --json file '\(path)'"
+    case .cannotWrite(let path, let reason): "cannot write --json file '\(path)': \(reason)"
     case .usage(let message): message
     }
   }

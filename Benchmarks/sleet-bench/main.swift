@@ -82,7 +82,10 @@ print(
 print("Times are per call of a case; ratios are of medians (×scalar > 1 means faster than scalar).")
 
 var runner = BenchmarkRunner(options: options, environment: environment, probe: probe, latestProbe: firstProbe)
-runner.run()
+if runner.run() == 0, let filter = options.filter {
+  printError("sleet-bench: no group matches --filter '\(filter)'")
+  exit(2)
+}
 print("")
 debugWarning()
 if let path = options.jsonPath {
