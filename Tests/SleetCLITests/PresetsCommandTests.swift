@@ -12,7 +12,7 @@ struct PresetsCommandTests {
     let lines = r.out.split(separator: "\n")
     #expect(lines.count == 6)
     #expect(lines.contains { $0.hasPrefix("snow ") && $0.contains("[width=390]") })
-    #expect(lines.contains { $0.hasPrefix("fireworks ") && $0.contains("[width=390 height=844]") })
+    #expect(lines.contains { $0.hasPrefix("fireworks ") && $0.contains("[height=844 width=390]") })
   }
 
   @Test func exportPrintsTheCanonicalFile() throws {

@@ -86,6 +86,9 @@ extension Effect {
 enum EffectDecoder {
   static let topLevelKeys = ["format", "summary", "parameters", "emitterCells", "changes"]
   static let cellKeys = ["name", "emitterCells"]
+  static let changeKeys = ["time", "keyPath", "value"]
+  static let parameterKeys = ["value", "minimum", "maximum", "bindings"]
+  static let bindingKeys = ["keyPath", "factor", "offset"]
 
   static func decode(_ root: JSONValue) throws(EffectFormatError) -> Effect {
     let members = try object(root, path: "", what: "the effect (a JSON object)")
@@ -262,21 +265,25 @@ enum EffectDecoder {
       throw EffectFormatError(path: path, reason: "expected an array of cells, got \(v.kindDescription)")
     }
     var result: [EmitterCell] = []
-    var firstIndex: [String: Int] = [:]
     for (i, e) in elements.enumerated() {
-      let cellPath = "\(path)[\(i)]"
-      let cell = try self.cell(e, path: cellPath)
-      if let name = cell.name {
-        if let j = firstIndex[name] {
-          throw EffectFormatError(
-            path: "\(cellPath).name",
-            reason: "duplicate cell name '\(name)' (already used by \(path)[\(j)]); key paths need unique names")
-        }
-        firstIndex[name] = i
-      }
-      result.append(cell)
+      result.append(try self.cell(e, path: "\(path)[\(i)]"))
     }
+    try checkUniqueNames(result, path: path)
     return result
+  }
+
+  /// Rejects two sibling cells with the same name (key paths select by name).
+  static func checkUniqueNames(_ cells: [EmitterCell], path: String) throws(EffectFormatError) {
+    var firstIndex: [String: Int] = [:]
+    for (i, cell) in cells.enumerated() {
+      guard let name = cell.name else { continue }
+      if let j = firstIndex[name] {
+        throw EffectFormatError(
+          path: "\(path)[\(i)].name",
+          reason: "duplicate cell name '\(name)' (already used by \(path)[\(j)]); key paths need unique names")
+      }
+      firstIndex[name] = i
+    }
   }
 
   static func cell(_ v: JSONValue, path: String) throws(EffectFormatError) -> EmitterCell {
@@ -313,13 +320,37 @@ enum EffectDecoder {
 
   /// Parses a key path and checks that it names an existing cell.
   static func keyPath(_ v: JSONValue, emitter: Emitter, path: String) throws(EffectFormatError) -> Emitter.KeyPath {
-    let text = try string(v, path: path)
+    try keyPath(try string(v, path: path), emitter: emitter, path: path)
+  }
+
+  /// Parses a key path and, given an emitter, checks that it names an existing cell.
+  static func keyPath(_ text: String, emitter: Emitter?, path: String) throws(EffectFormatError) -> Emitter.KeyPath {
     do throws(KeyPathError) {
       let keyPath = try Emitter.KeyPath(text)
-      _ = try emitter.value(for: keyPath)
+      if let emitter { _ = try emitter.value(for: keyPath) }
       return keyPath
     } catch {
       throw EffectFormatError(path: path, reason: "'\(text)': \(error.reason)")
+    }
+  }
+
+  /// A change time must be a finite number ≥ 0.
+  static func checkChangeTime(_ time: Double, path: String) throws(EffectFormatError) {
+    guard time >= 0 else { throw EffectFormatError(path: path, reason: "must be ≥ 0, got \(formatNumber(time))") }
+  }
+
+  /// Applies `changes` in the order `Effect` will (by time, ties in list
+  /// order), so that each value is checked against the emitter as it is at
+  /// that moment; an error names `changes[i].value`.
+  static func checkValues(of changes: [PropertyChange], on emitter: Emitter) throws(EffectFormatError) {
+    var probe = emitter
+    let order = changes.indices.sorted { (changes[$0].time, $0) < (changes[$1].time, $1) }
+    for i in order {
+      do throws(KeyPathError) {
+        try probe.setValue(changes[i].value, forKeyPath: changes[i].keyPath)
+      } catch {
+        throw EffectFormatError(path: "changes[\(i)].value", reason: error.reason)
+      }
     }
   }
 
@@ -332,11 +363,9 @@ enum EffectDecoder {
       let path = "changes[\(i)]"
       let members = try object(e, path: path, what: "a change (a JSON object)")
       let fields = try uniqueFields(members, path: path)
-      try checkKeys(members, allowed: ["time", "keyPath", "value"], path: path)
+      try checkKeys(members, allowed: changeKeys, path: path)
       let time = try finiteDouble(try required(fields, "time", path: path), path: "\(path).time")
-      guard time >= 0 else {
-        throw EffectFormatError(path: "\(path).time", reason: "must be ≥ 0, got \(formatNumber(time))")
-      }
+      try checkChangeTime(time, path: "\(path).time")
       let keyPath = try self.keyPath(
         try required(fields, "keyPath", path: path), emitter: emitter, path: "\(path).keyPath")
       // Change values stay `Double` (exact in both directions); the property
@@ -346,17 +375,7 @@ enum EffectDecoder {
         path: "\(path).value")
       result.append(PropertyChange(time: time, keyPath: keyPath.description, value: value))
     }
-    // Apply in the order `Effect` will (by time, ties in file order), so that
-    // a value is checked against the emitter as it is at that moment.
-    var probe = emitter
-    let order = result.indices.sorted { (result[$0].time, $0) < (result[$1].time, $1) }
-    for i in order {
-      do throws(KeyPathError) {
-        try probe.setValue(result[i].value, forKeyPath: result[i].keyPath)
-      } catch {
-        throw EffectFormatError(path: "changes[\(i)].value", reason: error.reason)
-      }
-    }
+    try checkValues(of: result, on: emitter)
     return result
   }
 
@@ -368,21 +387,15 @@ enum EffectDecoder {
     var result: [EffectParameter] = []
     for m in members {
       let path = "parameters.\(m.key)"
-      guard !m.key.isEmpty else { throw EffectFormatError(path: path, reason: "a parameter name must not be empty") }
       let fieldsList = try object(m.value, path: path, what: "a parameter (a JSON object)")
       let fields = try uniqueFields(fieldsList, path: path)
-      try checkKeys(fieldsList, allowed: ["value", "minimum", "maximum", "bindings"], path: path)
+      try checkKeys(fieldsList, allowed: parameterKeys, path: path)
       let value = try finiteDouble(try required(fields, "value", path: path), path: "\(path).value")
       let minimum = try fields["minimum"].map { v throws(EffectFormatError) in
         try finiteDouble(v, path: "\(path).minimum")
       }
       let maximum = try fields["maximum"].map { v throws(EffectFormatError) in
         try finiteDouble(v, path: "\(path).maximum")
-      }
-      if let minimum, let maximum, minimum > maximum {
-        throw EffectFormatError(
-          path: "\(path).maximum",
-          reason: "must be ≥ minimum (\(formatNumber(minimum))), got \(formatNumber(maximum))")
       }
       guard case .array(let bindingValues) = try required(fields, "bindings", path: path) else {
         throw EffectFormatError(path: "\(path).bindings", reason: "expected an array of bindings")
@@ -392,45 +405,63 @@ enum EffectDecoder {
         let bp = "\(path).bindings[\(j)]"
         let bm = try object(b, path: bp, what: "a binding (a JSON object)")
         let bf = try uniqueFields(bm, path: bp)
-        try checkKeys(bm, allowed: ["keyPath", "factor", "offset"], path: bp)
-        let keyPath = try self.keyPath(try required(bf, "keyPath", path: bp), emitter: emitter, path: "\(bp).keyPath")
-        guard kind(of: keyPath).isScalarNumber else {
-          throw EffectFormatError(
-            path: "\(bp).keyPath",
-            reason: "'\(keyPath)' is not a single number (bind a component such as 'emitterSize.width')")
-        }
+        try checkKeys(bm, allowed: bindingKeys, path: bp)
+        let keyPath = try string(try required(bf, "keyPath", path: bp), path: "\(bp).keyPath")
         let factor = try finiteDouble(try required(bf, "factor", path: bp), path: "\(bp).factor")
         let offset =
           try bf["offset"].map { v throws(EffectFormatError) in try finiteDouble(v, path: "\(bp).offset") } ?? 0
-        bindings.append(EffectParameter.Binding(keyPath: keyPath.description, factor: factor, offset: offset))
+        bindings.append(EffectParameter.Binding(keyPath: keyPath, factor: factor, offset: offset))
       }
       let parameter = EffectParameter(
         name: m.key, value: value, minimum: minimum, maximum: maximum, bindings: bindings)
-      if let problem = parameter.rangeProblem(value) {
-        throw EffectFormatError(path: "\(path).value", reason: problem)
-      }
-      // The file's values must be those the parameter's value produces, so a
-      // file reads the same with and without re-applying its parameters.
-      for (j, binding) in bindings.enumerated() {
-        var probe = emitter
-        let expected = binding.offset + binding.factor * value
-        do throws(KeyPathError) {
-          try probe.setValue(.number(expected), forKeyPath: binding.keyPath)
-          let want = try probe.value(forKeyPath: binding.keyPath)
-          let have = try emitter.value(forKeyPath: binding.keyPath)
-          guard have.isIdentical(to: want) else {
-            throw KeyPathError(
-              keyPath: binding.keyPath,
-              reason: "is \(have.kindDescription) but \(binding.formula(m.key)) = \(want.kindDescription) "
-                + "for \(m.key) = \(formatNumber(value)); write the values for the parameter's value")
-          }
-        } catch {
-          throw EffectFormatError(path: "\(path).bindings[\(j)]", reason: error.description)
-        }
-      }
+      try check(parameter, emitter: emitter, path: path)
       result.append(parameter)
     }
     return result
+  }
+
+  /// Checks a parameter read from a file against its emitter: a non-empty
+  /// name, minimum ≤ maximum, bindings naming single numbers, a value in
+  /// range, and stored values that are those the value produces (so a file
+  /// reads the same with and without re-applying its parameters). Errors
+  /// name `path` (the parameter's) or a field below it.
+  static func check(_ parameter: EffectParameter, emitter: Emitter, path: String) throws(EffectFormatError) {
+    let name = parameter.name
+    guard !name.isEmpty else { throw EffectFormatError(path: path, reason: "a parameter name must not be empty") }
+    if let minimum = parameter.minimum, let maximum = parameter.maximum, minimum > maximum {
+      throw EffectFormatError(
+        path: "\(path).maximum",
+        reason: "must be ≥ minimum (\(formatNumber(minimum))), got \(formatNumber(maximum))")
+    }
+    for (j, binding) in parameter.bindings.enumerated() {
+      let bp = "\(path).bindings[\(j)].keyPath"
+      let keyPath = try self.keyPath(binding.keyPath, emitter: emitter, path: bp)
+      guard kind(of: keyPath).isScalarNumber else {
+        throw EffectFormatError(
+          path: bp, reason: "'\(keyPath)' is not a single number (bind a component such as 'emitterSize.width')")
+      }
+    }
+    let value = parameter.value
+    if let problem = parameter.rangeProblem(value) {
+      throw EffectFormatError(path: "\(path).value", reason: problem)
+    }
+    for (j, binding) in parameter.bindings.enumerated() {
+      var probe = emitter
+      let expected = binding.offset + binding.factor * value
+      do throws(KeyPathError) {
+        try probe.setValue(.number(expected), forKeyPath: binding.keyPath)
+        let want = try probe.value(forKeyPath: binding.keyPath)
+        let have = try emitter.value(forKeyPath: binding.keyPath)
+        guard have.isIdentical(to: want) else {
+          throw KeyPathError(
+            keyPath: binding.keyPath,
+            reason: "is \(have.kindDescription) but \(binding.formula(name)) = \(want.kindDescription) "
+              + "for \(name) = \(formatNumber(value)); write the values for the parameter's value")
+        }
+      } catch {
+        throw EffectFormatError(path: "\(path).bindings[\(j)]", reason: error.description)
+      }
+    }
   }
 }
 

@@ -46,19 +46,26 @@ public struct Effect: Hashable, Sendable {
   /// Named numeric parameters (a preset's `width`, …) and the properties
   /// they drive; `emitter` holds the values for each parameter's `value`.
   /// See ``settingParameters(_:)``. Not used by the simulation.
-  public var parameters: [EffectParameter]
+  ///
+  /// Sorted by name: in a file they are the members of a JSON object, whose
+  /// order RFC 8259 leaves unspecified (`JSONDecoder` does not keep it), so
+  /// the order must not carry meaning.
+  public internal(set) var parameters: [EffectParameter]
   /// A one-line description (effect files' `summary`). Not used by the simulation.
   public var summary: String?
 
   /// Creates an effect, validating every change's key path and value against
   /// the emitter (unknown cell names and properties are errors naming the path).
-  /// - Complexity: O(changes × log changes).
+  /// Changes are sorted by time (stably), parameters by name.
+  /// - Complexity: O(changes × log changes + parameters × log parameters).
   public init(
     emitter: Emitter, changes: [PropertyChange] = [], parameters: [EffectParameter] = [],
     summary: String? = nil
   ) throws(KeyPathError) {
     self.emitter = emitter
-    self.parameters = parameters
+    self.parameters = parameters.enumerated()
+      .sorted { ($0.element.name, $0.offset) < ($1.element.name, $1.offset) }
+      .map(\.element)
     self.summary = summary
     // Stable sort: equal times keep their given order.
     self.changes = changes.enumerated()
