@@ -44,7 +44,7 @@ struct SplitMix64: RandomNumberGenerator {
 /// Random valid values for every property: arbitrary bit patterns (finite,
 /// made to satisfy the property's constraint), so that round trips are
 /// tested far beyond "nice" decimals.
-private func randomize<R>(_ root: inout R, table: [PropertyDescriptor<R>], rng: inout SplitMix64) throws {
+func randomize<R>(_ root: inout R, table: [PropertyDescriptor<R>], rng: inout SplitMix64) throws {
   func randomFloat() -> Float {
     while true {
       let f = Float(bitPattern: UInt32(truncatingIfNeeded: rng.next()))
