@@ -67,22 +67,15 @@ struct CodableTests {
   @Test func randomEffectsRoundTripBitExactly() throws {
     var rng = SplitMix64(state: 0xC0DA)
     for trial in 0..<100 {
-      var emitter = Emitter()
-      try randomize(&emitter, table: Emitter.propertyDescriptors, rng: &rng)
-      var leaf = EmitterCell(name: "leaf \"\(trial)\"\n")
-      try randomize(&leaf, table: EmitterCell.propertyDescriptors, rng: &rng)
-      var top = EmitterCell(name: "top")
-      try randomize(&top, table: EmitterCell.propertyDescriptors, rng: &rng)
-      top.emitterCells = [leaf, EmitterCell()]
-      emitter.emitterCells = [top]
-      if trial % 5 == 0 { emitter.emitterCells[0].velocity = -0.0 }
+      let emitter = try randomEmitter(trial: trial, rng: &rng)
+      let top = emitter.emitterCells[0]
       let effect = try Effect(
         emitter: emitter,
         changes: [
           PropertyChange(
-            time: Double(rng.next() % 1000) / 7, keyPath: "emitterCells.top.velocity",
+            time: Double(rng.next() % 1000) / 7, keyPath: "emitterCells.top.emitterCells.middle.velocity",
             value: .number(Double(bitPattern: rng.next() >> 2))),
-          PropertyChange(time: 0, keyPath: "emitterCells.top.contents", value: "star"),
+          PropertyChange(time: 0, keyPath: "emitterCells.plain.contents", value: "star"),
           PropertyChange(time: 0, keyPath: "preservesDepth", value: true),
           PropertyChange(time: 1, keyPath: "emitterSize", value: [0.1, 1e-300]),
         ],

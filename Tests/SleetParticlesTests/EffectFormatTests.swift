@@ -44,7 +44,7 @@ struct SplitMix64: RandomNumberGenerator {
 /// Random valid values for every property: arbitrary bit patterns (finite,
 /// made to satisfy the property's constraint), so that round trips are
 /// tested far beyond "nice" decimals.
-func randomize<R>(_ root: inout R, table: [PropertyDescriptor<R>], rng: inout SplitMix64) throws {
+private func randomize<R>(_ root: inout R, table: [PropertyDescriptor<R>], rng: inout SplitMix64) throws {
   func randomFloat() -> Float {
     while true {
       let f = Float(bitPattern: UInt32(truncatingIfNeeded: rng.next()))
@@ -78,6 +78,24 @@ func randomize<R>(_ root: inout R, table: [PropertyDescriptor<R>], rng: inout Sp
     }
     try d.set(&root, value)
   }
+}
+
+/// An emitter with random values everywhere and cells
+/// `top` > `middle` > (a leaf with an awkward name, a default cell), `plain`.
+func randomEmitter(trial: Int, rng: inout SplitMix64) throws -> Emitter {
+  var emitter = Emitter()
+  try randomize(&emitter, table: Emitter.propertyDescriptors, rng: &rng)
+  var leaf = EmitterCell(name: "leaf \"\(trial)\"\n")
+  try randomize(&leaf, table: EmitterCell.propertyDescriptors, rng: &rng)
+  var middle = EmitterCell(name: "middle")
+  try randomize(&middle, table: EmitterCell.propertyDescriptors, rng: &rng)
+  middle.emitterCells = [leaf, EmitterCell()]
+  var top = EmitterCell(name: "top")
+  try randomize(&top, table: EmitterCell.propertyDescriptors, rng: &rng)
+  top.emitterCells = [middle]
+  emitter.emitterCells = [top, EmitterCell(name: "plain")]
+  if trial % 7 == 0 { emitter.emitterCells[1].velocity = -0.0 }
+  return emitter
 }
 
 @Suite("Effect file format")
@@ -131,18 +149,7 @@ struct EffectFormatTests {
   @Test func randomEffectsRoundTripBitExactly() throws {
     var rng = SplitMix64(state: 0x5EED)
     for trial in 0..<200 {
-      var emitter = Emitter()
-      try randomize(&emitter, table: Emitter.propertyDescriptors, rng: &rng)
-      var leaf = EmitterCell(name: "leaf \"\(trial)\"\n")
-      try randomize(&leaf, table: EmitterCell.propertyDescriptors, rng: &rng)
-      var middle = EmitterCell(name: "middle")
-      try randomize(&middle, table: EmitterCell.propertyDescriptors, rng: &rng)
-      middle.emitterCells = [leaf, EmitterCell()]
-      var top = EmitterCell(name: "top")
-      try randomize(&top, table: EmitterCell.propertyDescriptors, rng: &rng)
-      top.emitterCells = [middle]
-      emitter.emitterCells = [top, EmitterCell(name: "plain")]
-      if trial % 7 == 0 { emitter.emitterCells[1].velocity = -0.0 }
+      let emitter = try randomEmitter(trial: trial, rng: &rng)
       let changes = [
         PropertyChange(
           time: Double(rng.next() % 1000) / 7, keyPath: "emitterCells.top.emitterCells.middle.velocity",
