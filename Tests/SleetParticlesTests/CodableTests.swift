@@ -202,6 +202,37 @@ struct CodableTests {
         == "keyPath")
   }
 
+  /// A decoder that can produce infinities (here `JSONDecoder` reading them
+  /// from strings) still cannot slip them past the checks.
+  @Test func nonFiniteNumbersFromOtherDecodersAreRejected() {
+    let decoder = JSONDecoder()
+    decoder.nonConformingFloatDecodingStrategy = .convertFromString(
+      positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+    let cases = [
+      (#"{"format": 1, "velocity": "inf"}"#, "velocity: must be finite, got inf"),
+      (#"{"format": 1, "emitterCells": [{"duration": "nan"}]}"#, "emitterCells[0].duration: must be finite, got nan"),
+      (#"{"format": 1, "changes": [{"time": "inf", "keyPath": "birthRate", "value": 0}]}"#,
+       "changes[0].time: must be finite, got inf"),
+      (#"{"format": 1, "changes": [{"time": 0, "keyPath": "birthRate", "value": "-inf"}]}"#,
+       "changes[0].value: must be finite, got -inf"),
+      (#"{"format": 1, "parameters": {"w": {"value": 0, "bindings": [{"keyPath": "velocity", "factor": "inf"}]}}}"#,
+       "parameters.w.bindings[0].factor: must be finite, got inf"),
+      (#"{"format": 1, "parameters": {"w": {"value": 0, "maximum": "nan", "bindings": []}}}"#,
+       "parameters.w.maximum: must be finite, got nan"),
+    ]
+    for (json, message) in cases {
+      do {
+        _ = try decoder.decode(Effect.self, from: Data(json.utf8))
+        Issue.record("accepted \(json)")
+      } catch DecodingError.dataCorrupted(let context) {
+        #expect(context.debugDescription == message)
+        #expect(message.hasPrefix(effectPath(context.codingPath) + ": "))
+      } catch {
+        Issue.record("unexpected \(error)")
+      }
+    }
+  }
+
   @Test func propertyValuesDecodeByKind() throws {
     let values = try JSONDecoder().decode(
       [PropertyValue].self, from: Data(#"[1.5, -0.0, true, "line", [1, 2.5]]"#.utf8))

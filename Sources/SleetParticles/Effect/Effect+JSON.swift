@@ -336,6 +336,7 @@ enum EffectDecoder {
 
   /// A change time must be a finite number ≥ 0.
   static func checkChangeTime(_ time: Double, path: String) throws(EffectFormatError) {
+    guard time.isFinite else { throw EffectFormatError(path: path, reason: "must be finite, got \(time)") }
     guard time >= 0 else { throw EffectFormatError(path: path, reason: "must be ≥ 0, got \(formatNumber(time))") }
   }
 
@@ -428,6 +429,14 @@ enum EffectDecoder {
   static func check(_ parameter: EffectParameter, emitter: Emitter, path: String) throws(EffectFormatError) {
     let name = parameter.name
     guard !name.isEmpty else { throw EffectFormatError(path: path, reason: "a parameter name must not be empty") }
+    // Files cannot hold non-finite numbers, but other decoders can.
+    var numbers: [(field: String, value: Double?)] = [("minimum", parameter.minimum), ("maximum", parameter.maximum)]
+    for (j, b) in parameter.bindings.enumerated() {
+      numbers += [("bindings[\(j)].factor", b.factor), ("bindings[\(j)].offset", b.offset)]
+    }
+    for case (let field, let x?) in numbers where !x.isFinite {
+      throw EffectFormatError(path: "\(path).\(field)", reason: "must be finite, got \(x)")
+    }
     if let minimum = parameter.minimum, let maximum = parameter.maximum, minimum > maximum {
       throw EffectFormatError(
         path: "\(path).maximum",
