@@ -28,7 +28,9 @@ private func decodingFailure<T: Decodable>(_: T.Type, _ json: String) -> (path: 
 /// Whether two effects agree bit for bit (emitters, change values, parameters).
 private func identical(_ a: Effect, _ b: Effect) -> Bool {
   a == b && identical(a.emitter, b.emitter)
-    && zip(a.changes, b.changes).allSatisfy { $0.value.isIdentical(to: $1.value) && $0.time.bitPattern == $1.time.bitPattern }
+    && zip(a.changes, b.changes).allSatisfy {
+      $0.value.isIdentical(to: $1.value) && $0.time.bitPattern == $1.time.bitPattern
+    }
 }
 
 @Suite("Codable definitions")
@@ -131,10 +133,14 @@ struct CodableTests {
       (#"{"format": 1, "emitterCells": [{"birthRate": -3}]}"#, "emitterCells[0].birthRate"),
       (#"{"format": 1, "birthRate": -1}"#, "birthRate"),
       (#"{"format": 1, "emitterSize": [1, -1]}"#, "emitterSize[1]"),
-      (#"{"format": 1, "emitterCells": [{"emitterCells": [{}, {"color": [0, 0, 1.5]}]}]}"#,
-       "emitterCells[0].emitterCells[1].color[2]"),
-      (#"{"format": 1, "emitterCells": [{"emitterCells": [{"velocty": 1}]}]}"#,
-       "emitterCells[0].emitterCells[0].velocty"),
+      (
+        #"{"format": 1, "emitterCells": [{"emitterCells": [{}, {"color": [0, 0, 1.5]}]}]}"#,
+        "emitterCells[0].emitterCells[1].color[2]"
+      ),
+      (
+        #"{"format": 1, "emitterCells": [{"emitterCells": [{"velocty": 1}]}]}"#,
+        "emitterCells[0].emitterCells[0].velocty"
+      ),
       (#"{"format": 1, "emiterShape": "line"}"#, "emiterShape"),
       (#"{"format": 1, "emitterShape": "lines"}"#, "emitterShape"),
       (#"{"format": 1, "seed": 1.5}"#, "seed"),
@@ -145,23 +151,39 @@ struct CodableTests {
       (#"{"format": 2}"#, "format"),
       (#"{"birthRate": 2}"#, "format"),
       (#"{"format": 1, "changes": [{"time": -1, "keyPath": "birthRate", "value": 0}]}"#, "changes[0].time"),
-      (#"{"format": 1, "changes": [{"time": 1, "keyPath": "birthRate", "value": 0, "when": 2}]}"#,
-       "changes[0].when"),
-      (#"{"format": 1, "emitterCells": [{"name": "snow"}], "changes": [{"time": 1, "keyPath": "emitterCells.snw.birthRate", "value": 0}]}"#,
-       "changes[0].keyPath"),
+      (
+        #"{"format": 1, "changes": [{"time": 1, "keyPath": "birthRate", "value": 0, "when": 2}]}"#,
+        "changes[0].when"
+      ),
+      (
+        #"{"format": 1, "emitterCells": [{"name": "snow"}], "changes": [{"time": 1, "keyPath": "emitterCells.snw.birthRate", "value": 0}]}"#,
+        "changes[0].keyPath"
+      ),
       (#"{"format": 1, "changes": [{"time": 1, "keyPath": "birthRate", "value": "ten"}]}"#, "changes[0].value"),
-      (#"{"format": 1, "changes": [{"time": 1, "keyPath": "birthRate", "value": 2}, {"time": 0, "keyPath": "emitterSize", "value": [1]}]}"#,
-       "changes[1].value"),
-      (#"{"format": 1, "emitterSize": [700, 0], "parameters": {"w.x": {"value": 390, "bindings": [{"keyPath": "emitterSize.width", "factor": 2}]}}}"#,
-       "parameters.w.x.bindings[0]"),
-      (#"{"format": 1, "parameters": {"width": {"value": 1, "bindings": [{"keyPath": "emitterSize", "factor": 2}]}}}"#,
-       "parameters.width.bindings[0].keyPath"),
-      (#"{"format": 1, "parameters": {"width": {"value": 0, "minimum": 1, "bindings": []}}}"#,
-       "parameters.width.value"),
-      (#"{"format": 1, "parameters": {"width": {"value": 0, "bindings": [], "step": 1}}}"#,
-       "parameters.width.step"),
-      (#"{"format": 1, "parameters": {"width": {"value": 0, "bindings": [{"keyPath": "birthRate", "factor": 0, "ofset": 1}]}}}"#,
-       "parameters.width.bindings[0].ofset"),
+      (
+        #"{"format": 1, "changes": [{"time": 1, "keyPath": "birthRate", "value": 2}, {"time": 0, "keyPath": "emitterSize", "value": [1]}]}"#,
+        "changes[1].value"
+      ),
+      (
+        #"{"format": 1, "emitterSize": [700, 0], "parameters": {"w.x": {"value": 390, "bindings": [{"keyPath": "emitterSize.width", "factor": 2}]}}}"#,
+        "parameters.w.x.bindings[0]"
+      ),
+      (
+        #"{"format": 1, "parameters": {"width": {"value": 1, "bindings": [{"keyPath": "emitterSize", "factor": 2}]}}}"#,
+        "parameters.width.bindings[0].keyPath"
+      ),
+      (
+        #"{"format": 1, "parameters": {"width": {"value": 0, "minimum": 1, "bindings": []}}}"#,
+        "parameters.width.value"
+      ),
+      (
+        #"{"format": 1, "parameters": {"width": {"value": 0, "bindings": [], "step": 1}}}"#,
+        "parameters.width.step"
+      ),
+      (
+        #"{"format": 1, "parameters": {"width": {"value": 0, "bindings": [{"keyPath": "birthRate", "factor": 0, "ofset": 1}]}}}"#,
+        "parameters.width.bindings[0].ofset"
+      ),
     ]
     for (json, path) in cases {
       let failure = decodingFailure(Effect.self, json)
@@ -196,7 +218,9 @@ struct CodableTests {
       String(decoding: try JSONEncoder().encode([EmitterMode.surface]), as: UTF8.self) == #"["surface"]"#)
     #expect(decodingFailure([SpriteReference].self, #"[""]"#)?.description == "[0]: a sprite name must not be empty")
     #expect(decodingFailure([SpriteReference].self, #"["star", "a/b.png"]"#) == nil)
-    #expect(decodingFailure([SpriteReference].self, #"["hart"]"#)?.description.hasPrefix("[0]: unknown sprite 'hart'") == true)
+    #expect(
+      decodingFailure([SpriteReference].self, #"["hart"]"#)?.description.hasPrefix("[0]: unknown sprite 'hart'") == true
+    )
     #expect(
       decodingFailure(PropertyChange.self, #"{"time": 0, "keyPath": "emitterCells..x", "value": 1}"#)?.path
         == "keyPath")
@@ -211,14 +235,22 @@ struct CodableTests {
     let cases = [
       (#"{"format": 1, "velocity": "inf"}"#, "velocity: must be finite, got inf"),
       (#"{"format": 1, "emitterCells": [{"duration": "nan"}]}"#, "emitterCells[0].duration: must be finite, got nan"),
-      (#"{"format": 1, "changes": [{"time": "inf", "keyPath": "birthRate", "value": 0}]}"#,
-       "changes[0].time: must be finite, got inf"),
-      (#"{"format": 1, "changes": [{"time": 0, "keyPath": "birthRate", "value": "-inf"}]}"#,
-       "changes[0].value: must be finite, got -inf"),
-      (#"{"format": 1, "parameters": {"w": {"value": 0, "bindings": [{"keyPath": "velocity", "factor": "inf"}]}}}"#,
-       "parameters.w.bindings[0].factor: must be finite, got inf"),
-      (#"{"format": 1, "parameters": {"w": {"value": 0, "maximum": "nan", "bindings": []}}}"#,
-       "parameters.w.maximum: must be finite, got nan"),
+      (
+        #"{"format": 1, "changes": [{"time": "inf", "keyPath": "birthRate", "value": 0}]}"#,
+        "changes[0].time: must be finite, got inf"
+      ),
+      (
+        #"{"format": 1, "changes": [{"time": 0, "keyPath": "birthRate", "value": "-inf"}]}"#,
+        "changes[0].value: must be finite, got -inf"
+      ),
+      (
+        #"{"format": 1, "parameters": {"w": {"value": 0, "bindings": [{"keyPath": "velocity", "factor": "inf"}]}}}"#,
+        "parameters.w.bindings[0].factor: must be finite, got inf"
+      ),
+      (
+        #"{"format": 1, "parameters": {"w": {"value": 0, "maximum": "nan", "bindings": []}}}"#,
+        "parameters.w.maximum: must be finite, got nan"
+      ),
     ]
     for (json, message) in cases {
       do {

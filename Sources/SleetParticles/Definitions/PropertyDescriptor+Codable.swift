@@ -57,7 +57,9 @@ extension DecodingError {
     if error.path.hasPrefix(prefix) {
       var rest = Substring(error.path.dropFirst(prefix.count))
       while let first = rest.first {
-        if first == "[", let close = rest.firstIndex(of: "]"), let i = Int(rest[rest.index(after: rest.startIndex)..<close]) {
+        if first == "[", let close = rest.firstIndex(of: "]"),
+          let i = Int(rest[rest.index(after: rest.startIndex)..<close])
+        {
           keys.append(EffectCodingKey(intValue: i))
           rest = rest[rest.index(after: close)...]
         } else {
