@@ -200,6 +200,26 @@ struct CodableTests {
         == "emitterCells[0].velocty: unknown key (did you mean 'velocity'?)")
   }
 
+  /// Errors of the shared checks are re-rooted below the decoder's own path,
+  /// and a user-given name stays one key even when it contains '.'.
+  @Test func codingPathsLeadToTheField() {
+    let nested = decodingFailure(
+      [Effect].self,
+      #"[{"format": 1}, {"format": 1, "changes": [{"time": 0, "keyPath": "birthRate", "value": -1}]}]"#)
+    #expect(nested?.description == "[1].changes[0].value: must be ≥ 0, got -1")
+    do {
+      _ = try JSONDecoder().decode(
+        Effect.self,
+        from: Data(#"{"format": 1, "parameters": {"w.x": {"value": 0, "minimum": 1, "bindings": []}}}"#.utf8))
+      Issue.record("accepted a value below the minimum")
+    } catch DecodingError.dataCorrupted(let context) {
+      #expect(context.codingPath.map(\.stringValue) == ["parameters", "w.x", "value"])
+      #expect(context.debugDescription == "parameters.w.x.value: must be ≥ 1, got 0")
+    } catch {
+      Issue.record("unexpected \(error)")
+    }
+  }
+
   /// The definitions on their own: their keys only, the same rules and words.
   @Test func definitionsCheckTheirOwnFields() throws {
     #expect(
