@@ -135,22 +135,37 @@ enum BirthSampler {
       inheritedScale: 1, inheritedColor: SIMD4(repeating: 1))
   }
 
-  /// Record of birth `k` of sub-cell `node` from `parent` at `birthTime`.
+  /// Record of birth `k` of sub-cell `node` from `parent` at `birthTime`:
+  /// the parent's closed-form state at that age is the origin, base direction
+  /// and inherited scale and colour.
   static func child(
     tree: CellTree, seed: UInt32, node: Int, parent: BirthRecord, k: Int, birthTime: Double
   ) -> BirthRecord? {
+    let age = Float(birthTime - parent.birthTime)
+    return child(
+      tree: tree, seed: seed, node: node, parentID: parent.id, k: k, birthTime: birthTime,
+      parentPosition: parent.position(age: age), parentVelocity: parent.velocity(age: age),
+      parentScale: parent.scale(age: age), parentColor: parent.color(age: age))
+  }
+
+  /// Record of birth `k` of sub-cell `node` from the parent with id
+  /// `parentID` whose current (drawn) state is given: it is born at the
+  /// parent's position, its cone axis is the parent's direction of motion
+  /// (the point rule when the parent is at rest), and its sampled scale and
+  /// colour are multiplied by the parent's. Velocity is not inherited.
+  static func child(
+    tree: CellTree, seed: UInt32, node: Int, parentID: UInt64, k: Int, birthTime: Double,
+    parentPosition: SIMD3<Float>, parentVelocity v: SIMD3<Float>, parentScale: Float,
+    parentColor: SIMD4<Float>
+  ) -> BirthRecord? {
     let n = tree.nodes[node]
     let p = n.parameters[tree.segment(at: birthTime)]
-    let id = ParticleID.child(cell: node, parent: parent.id, birthIndex: k)
-    let age = Float(birthTime - parent.birthTime)
-    let v = parent.velocity(age: age)
+    let id = ParticleID.child(cell: node, parent: parentID, birthIndex: k)
     let speed = (v * v).sum().squareRoot()
-    // A parent at rest uses the point rule.
     let base = speed > 0 ? v / speed : SIMD3<Float>(1, 0, 0)
     return sample(
       p, node: node, key: n.key, seed: seed, id: id, birthTime: birthTime,
-      origin: parent.position(age: age), base: base,
-      inheritedScale: parent.scale(age: age), inheritedColor: parent.color(age: age))
+      origin: parentPosition, base: base, inheritedScale: parentScale, inheritedColor: parentColor)
   }
 
   private static func sample(

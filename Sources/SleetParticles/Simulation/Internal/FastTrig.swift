@@ -2,7 +2,7 @@
 ///
 /// ```
 /// k = round(x · 2/π)               (via the 1.5·2²³ magic-number trick)
-/// r = x − k·(π/2)_hi − k·(π/2)_lo   (Cody–Waite, |r| ≤ π/4 + ε)
+/// r = x − k·C₁ − k·C₂ − k·C₃         (Cody–Waite, C₁+C₂+C₃ = π/2, |r| ≤ π/4 + ε)
 /// sin r ≈ r − r³/3! + r⁵/5! − r⁷/7! + r⁹/9!
 /// cos r ≈ 1 − r²/2! + r⁴/4! − r⁶/6! + r⁸/8!
 /// quadrant k mod 4 selects (±sin r, ±cos r)
@@ -20,7 +20,10 @@ enum FastTrig {
     let shifted: SIMD8<Float> = x * SIMD8(repeating: 0.636_619_77) + magic
     let k: SIMD8<Float> = shifted - magic
     let quadrant: SIMD8<UInt32> = shifted.bitPattern & SIMD8(repeating: 3)
-    let r: SIMD8<Float> = (x - k * SIMD8(repeating: 1.570_796_4)) - k * SIMD8(repeating: -4.371_139e-8)
+    // Three-part π/2 (Cephes): k·C₁ and k·C₂ are exact for |k| < 2¹⁵.
+    var r: SIMD8<Float> = x - k * SIMD8(repeating: 1.570_312_5)
+    r = r - k * SIMD8(repeating: 4.837_512_969_970_703_125e-4)
+    r = r - k * SIMD8(repeating: 7.549_789_954_891_882_16e-8)
     let r2 = r * r
     typealias V = SIMD8<Float>
     var ps: V = r2 * V(repeating: 1.0 / 362_880) + V(repeating: -1.0 / 5040)

@@ -2,7 +2,7 @@ extension ParticleSystem {
   /// An upper bound on the particles of `tree` alive at once.
   ///
   /// For a top-level cell with maximum rate R (over all segments, layer
-  /// multiplier included) and maximum lifetime L: min(⌈R·L⌉ + 1, births in its
+  /// multiplier included) and maximum lifetime L: min(⌊R·L⌋ + 1, births in its
   /// window). For a sub-cell S of cell P: each parent emits at most
   /// m = ⌈R_S·w⌉ particles (w = the emission window, at most P's lifetime),
   /// and the sub-particles alive at t come from parents born in the last
@@ -26,7 +26,7 @@ extension ParticleSystem {
         peak = (birthsPerSecond[parent] * (life + window) + 1) * perParent
       } else {
         birthsPerSecond[node.number] = rate
-        peak = (rate * life).rounded(.up) + 1
+        peak = (rate * life).rounded(.down) + 1
         if node.duration > 0 { peak = Swift.min(peak, (rate * node.duration).rounded(.up) + 1) }
       }
       total += peak
