@@ -58,7 +58,8 @@ public protocol SleetCommand: Sendable {
 public enum SleetCommandLine {
   /// Every command, in the order `sleet --help` lists them.
   public static let commands: [any SleetCommand.Type] = [
-    InfoCommand.self
+    InfoCommand.self,
+    ParticlesDumpCommand.self, ParticlesStatsCommand.self,
   ]
 
   /// Runs `sleet` with `arguments` (without the program name) and returns the
