@@ -179,6 +179,9 @@ struct CellParameters: Sendable {
   var velocity, velocityRange, velocityMultiplier: Float
   var halfAcceleration: SIMD3<Float>
   var latitude, longitude, emissionRange: Float
+  var angles: EmissionAngles
+  /// The cone axis for a top-level cell (from the shape's base direction).
+  var axis: SIMD3<Float>
   var scale, scaleRange, scaleSpeed, scaleMultiplier: Float
   var spin, spinRange, spinMultiplier: Float
   var color, colorRange, colorSpeed: SIMD4<Float>
@@ -200,6 +203,8 @@ struct CellParameters: Sendable {
     latitude = c.emissionLatitude
     longitude = c.emissionLongitude
     emissionRange = c.emissionRange
+    angles = EmissionAngles(longitude: c.emissionLongitude, latitude: c.emissionLatitude, range: c.emissionRange)
+    axis = Emission.axis(base: Emission.baseDirection(l.shape), angles: angles)
     scale = c.scale
     scaleRange = c.scaleRange
     scaleSpeed = c.scaleSpeed

@@ -126,12 +126,11 @@ enum BirthSampler {
   /// Record of top-level birth `k` of `node` at `birthTime`, or nil when its
   /// sampled lifetime is ≤ 0 (it never exists; the index is still consumed).
   static func topLevel(tree: CellTree, seed: UInt32, node: Int, k: Int, birthTime: Double) -> BirthRecord? {
-    let n = tree.nodes[node]
-    let p = n.parameters[tree.segment(at: birthTime)]
+    let segment = tree.segment(at: birthTime)
     let id = ParticleID.topLevel(cell: node, birthIndex: k)
-    let base = Emission.baseDirection(p.layer.shape)
     return sample(
-      p, node: node, key: n.key, seed: seed, id: id, birthTime: birthTime, origin: nil, base: base,
+      tree.nodes[node].parameters[segment], node: node, key: tree.nodes[node].key, seed: seed, id: id,
+      birthTime: birthTime, origin: nil, axis: tree.nodes[node].parameters[segment].axis,
       inheritedScale: 1, inheritedColor: SIMD4(repeating: 1))
   }
 
@@ -158,19 +157,20 @@ enum BirthSampler {
     parentPosition: SIMD3<Float>, parentVelocity v: SIMD3<Float>, parentScale: Float,
     parentColor: SIMD4<Float>
   ) -> BirthRecord? {
-    let n = tree.nodes[node]
-    let p = n.parameters[tree.segment(at: birthTime)]
+    let segment = tree.segment(at: birthTime)
     let id = ParticleID.child(cell: node, parent: parentID, birthIndex: k)
     let speed = (v * v).sum().squareRoot()
     let base = speed > 0 ? v / speed : SIMD3<Float>(1, 0, 0)
+    let p = tree.nodes[node].parameters[segment]
     return sample(
-      p, node: node, key: n.key, seed: seed, id: id, birthTime: birthTime,
-      origin: parentPosition, base: base, inheritedScale: parentScale, inheritedColor: parentColor)
+      p, node: node, key: tree.nodes[node].key, seed: seed, id: id, birthTime: birthTime,
+      origin: parentPosition, axis: Emission.axis(base: base, angles: p.angles), inheritedScale: parentScale,
+      inheritedColor: parentColor)
   }
 
   private static func sample(
     _ p: CellParameters, node: Int, key: UInt32, seed: UInt32, id: UInt64, birthTime: Double,
-    origin: SIMD3<Float>?, base: SIMD3<Float>, inheritedScale: Float, inheritedColor: SIMD4<Float>
+    origin: SIMD3<Float>?, axis: SIMD3<Float>, inheritedScale: Float, inheritedColor: SIMD4<Float>
   ) -> BirthRecord? {
     let random = RandomStream(seed: UInt64(seed) | UInt64(key) << 32, stream: id)
     let u0 = random.uniforms(block: 0)
@@ -184,8 +184,7 @@ enum BirthSampler {
     let scale = (p.scale + (u0.z - 0.5) * p.scaleRange) * p.scaleMultiplier * inheritedScale
     let spin = (p.spin + (u0.w - 0.5) * p.spinRange) * p.spinMultiplier
     let color = (p.color + (u1 - 0.5) * p.colorRange) * inheritedColor
-    let axis = Emission.axis(base: base, longitude: p.longitude, latitude: p.latitude)
-    let direction = Emission.cone(axis: axis, range: p.emissionRange, u: u2.x, v: u2.y)
+    let direction = Emission.cone(axis: axis, angles: p.angles, u: u2.x, v: u2.y)
     let position =
       origin
       ?? Emission.position(

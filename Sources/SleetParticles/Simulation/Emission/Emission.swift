@@ -120,10 +120,15 @@ enum Emission {
   /// d = cos φ · rotate(base, θ) + sin φ · ẑ        (normalised if base.z ≠ 0)
   /// ```
   static func axis(base b: SIMD3<Float>, longitude theta: Float, latitude phi: Float) -> SIMD3<Float> {
-    let c = cos(theta)
-    let s = sin(theta)
+    axis(base: b, angles: EmissionAngles(longitude: theta, latitude: phi, range: 0))
+  }
+
+  /// ``axis(base:longitude:latitude:)`` with the sines and cosines precomputed.
+  static func axis(base b: SIMD3<Float>, angles: EmissionAngles) -> SIMD3<Float> {
+    let c = angles.cosLongitude
+    let s = angles.sinLongitude
     let rotated = SIMD3(b.x * c - b.y * s, b.x * s + b.y * c, b.z)
-    var d = rotated * cos(phi) + SIMD3(0, 0, sin(phi))
+    var d = rotated * angles.cosLatitude + SIMD3(0, 0, angles.sinLatitude)
     if b.z != 0 {
       let length = (d * d).sum().squareRoot()
       if length > 0 { d /= length }
@@ -144,9 +149,13 @@ enum Emission {
   /// (e₁ = normalise(ẑ × axis) unless the axis is within 2.6° of ±z).
   /// A range of 0 returns `axis` exactly.
   static func cone(axis a: SIMD3<Float>, range: Float, u: Float, v: Float) -> SIMD3<Float> {
-    guard range > 0 else { return a }
-    let half = min(range, 2 * Float.pi) / 2
-    let cosBeta = 1 - u * (1 - cos(half))
+    cone(axis: a, angles: EmissionAngles(longitude: 0, latitude: 0, range: range), u: u, v: v)
+  }
+
+  /// ``cone(axis:range:u:v:)`` with cos(range/2) precomputed.
+  static func cone(axis a: SIMD3<Float>, angles: EmissionAngles, u: Float, v: Float) -> SIMD3<Float> {
+    guard angles.range > 0 else { return a }
+    let cosBeta = 1 - u * (1 - angles.cosHalfRange)
     let sinBeta = max(0, 1 - cosBeta * cosBeta).squareRoot()
     var e1: SIMD3<Float>
     if abs(a.z) < 0.999 {
@@ -158,5 +167,22 @@ enum Emission {
     let e2 = SIMD3(a.y * e1.z - a.z * e1.y, a.z * e1.x - a.x * e1.z, a.x * e1.y - a.y * e1.x)
     let psi = 2 * Float.pi * v
     return a * cosBeta + (e1 * cos(psi) + e2 * sin(psi)) * sinBeta
+  }
+}
+
+/// The trigonometry of a cell's emission angles, computed once per cell and
+/// segment rather than once per birth.
+struct EmissionAngles: Sendable {
+  var cosLongitude, sinLongitude, cosLatitude, sinLatitude: Float
+  /// The cone's full angle and cos(min(range, 2π)/2).
+  var range, cosHalfRange: Float
+
+  init(longitude: Float, latitude: Float, range: Float) {
+    cosLongitude = cos(longitude)
+    sinLongitude = sin(longitude)
+    cosLatitude = cos(latitude)
+    sinLatitude = sin(latitude)
+    self.range = range
+    cosHalfRange = cos(min(range, 2 * Float.pi) / 2)
   }
 }

@@ -34,16 +34,19 @@ enum FastTrig {
     pc = r2 * pc + V(repeating: 1.0 / 24)
     pc = r2 * pc + V(repeating: -0.5)
     let c: V = V(repeating: 1) + r2 * pc
-    // Quadrants 1 and 3 swap sin and cos; 1, 2 negate sin; 2, 3 negate cos.
-    let swap = quadrant & 1 .== 1
-    var sinOut = s
-    sinOut.replace(with: c, where: swap)
-    var cosOut = c
-    cosOut.replace(with: s, where: swap)
-    let negateSin = (quadrant .== 2) .| (quadrant .== 3)
-    let negateCos = (quadrant .== 1) .| (quadrant .== 2)
-    sinOut.replace(with: -sinOut, where: negateSin)
-    cosOut.replace(with: -cosOut, where: negateCos)
+    // Quadrants 1 and 3 swap sin and cos; 2, 3 negate sin; 1, 2 negate cos.
+    // Pure integer bit operations: lane-wise mask comparisons on integer SIMD
+    // lower to per-lane loops on this toolchain.
+    let swap: SIMD8<UInt32> = SIMD8(repeating: 0) &- (quadrant & SIMD8(repeating: 1))
+    let sb = s.bitPattern
+    let cb = c.bitPattern
+    let sinBits: SIMD8<UInt32> =
+      ((sb & ~swap) | (cb & swap)) ^ ((quadrant & SIMD8(repeating: 2)) &<< SIMD8(repeating: 30))
+    let cosBits: SIMD8<UInt32> =
+      ((cb & ~swap) | (sb & swap))
+      ^ (((quadrant &+ SIMD8(repeating: 1)) & SIMD8(repeating: 2)) &<< SIMD8(repeating: 30))
+    let sinOut = unsafeBitCast(sinBits, to: SIMD8<Float>.self)
+    let cosOut = unsafeBitCast(cosBits, to: SIMD8<Float>.self)
     return (sinOut, cosOut)
   }
 }

@@ -31,8 +31,8 @@ extension ParticleStore {
       let p = UnsafeRawPointer(base + b * Self.blockBytes)
       let age = now - p.load(as: SIMD8<Double>.self)
       let life = SIMD8<Double>(p.load(fromByteOffset: 64, as: SIMD8<Float>.self))
-      let alive = (age .>= 0) .& (age .< life)
-      for lane in 0..<8 where alive[lane] {
+      let alive = unsafeBitCast((age .>= 0) .& (age .< life), to: SIMD8<Int64>.self)
+      for lane in 0..<8 where alive[lane] != 0 {
         if let hidden, hidden[Int(p.load(fromByteOffset: 29 * 32 + lane * 4, as: UInt32.self))] { continue }
         n += 1
       }
@@ -105,18 +105,39 @@ extension ParticleStore {
       if target.affines != nil { (sinR, cosR) = FastTrig.sinCos(rotation) }
       let sc = s * cosR
       let ss = s * sinR
-      for lane in 0..<8 where alive[lane] {
-        if let hidden = target.hidden, hidden[Int(cell[lane])] { continue }
-        target.instances[o] = ParticleInstance(
+      let aliveLanes = unsafeBitCast(alive, to: SIMD8<Int64>.self)
+      @inline(__always) func emit(_ lane: Int, at index: Int) {
+        target.instances[index] = ParticleInstance(
           x: x[lane], y: y[lane], z: drawnZ[lane], scale: s[lane],
           color: SIMD4(r[lane], g[lane], bl[lane], al[lane]),
           contentsRect: SIMD4(rx[lane], ry[lane], rw[lane], rh[lane]),
           rotation: rotation[lane], normalizedAge: normalizedAge[lane], sprite: sprite[lane],
           cell: cell[lane])
-        target.affines?[o] = AffineTransform2D(
+        target.affines?[index] = AffineTransform2D(
           a: sc[lane], b: ss[lane], c: -ss[lane], d: sc[lane], tx: x[lane], ty: y[lane])
-        target.ids[o] = UInt64(idLow[lane]) | UInt64(idHigh[lane]) << 32
-        target.depths[o] = z[lane]
+        target.ids[index] = UInt64(idLow[lane]) | UInt64(idHigh[lane]) << 32
+        target.depths[index] = z[lane]
+      }
+      // The common case, a block with every lane alive and nothing hidden:
+      // fixed lane indices let the compiler unroll and extract from registers.
+      let allAlive =
+        (aliveLanes[0] & aliveLanes[1] & aliveLanes[2] & aliveLanes[3] & aliveLanes[4] & aliveLanes[5]
+          & aliveLanes[6] & aliveLanes[7]) != 0
+      if allAlive && target.hidden == nil {
+        emit(0, at: o)
+        emit(1, at: o + 1)
+        emit(2, at: o + 2)
+        emit(3, at: o + 3)
+        emit(4, at: o + 4)
+        emit(5, at: o + 5)
+        emit(6, at: o + 6)
+        emit(7, at: o + 7)
+        o += 8
+        continue
+      }
+      for lane in 0..<8 where aliveLanes[lane] != 0 {
+        if let hidden = target.hidden, hidden[Int(cell[lane])] { continue }
+        emit(lane, at: o)
         o += 1
       }
     }

@@ -38,6 +38,7 @@ public final class ParticleSystem: @unchecked Sendable {
 
   // Scratch, grown as needed, reused across frames.
   private var chunkCounts: [Int] = []
+  private var born: [BirthRecord] = []
   private var scratchIDs: [UInt64] = []
   private var scratchDepths: [Float] = []
   private var order: [Int32] = []
@@ -120,26 +121,47 @@ public final class ParticleSystem: @unchecked Sendable {
       seek(to: time)
       return
     }
-    var born: [BirthRecord] = []
+    born.removeAll(keepingCapacity: true)
     for node in tree.nodes.indices {
       forEachBirth(node: node, after: previous, through: t) { r in
         if r.isAlive(at: t) { born.append(r) }
       }
     }
-    born.sort(by: Self.precedes)
-    var dead = 0
-    for i in 0..<store.count where !isAlive(i, at: t) { dead += 1 }
+    Self.insertionSort(&born)
+    let alive = store.aliveCount(blocks: 0..<store.blockCount, at: t, hidden: nil)
+    var dead = store.count - alive
     if dead * 4 > store.count {
       store.removeAll { !self.isAlive($0, at: t) }
       dead = 0
     }
     store.reserve(store.count + born.count)
     for r in born { store.append(r) }
+    born.removeAll(keepingCapacity: true)
     if configuration.overflowPolicy == .capOldestFirst, store.count - dead > configuration.budget {
       store.removeAll { !self.isAlive($0, at: t) }
       store.removeFirst(store.count - configuration.budget)
     }
     localTime = t
+  }
+
+  /// Sorts records into the canonical order in place, without allocating:
+  /// each cell's births arrive in time order, so the input is nearly sorted.
+  static func insertionSort(_ records: inout [BirthRecord]) {
+    guard records.count > 1 else { return }
+    // A long step (many births): a general sort is cheaper than quadratic.
+    if records.count > 256 {
+      records.sort(by: precedes)
+      return
+    }
+    for i in 1..<records.count {
+      let r = records[i]
+      var j = i
+      while j > 0 && precedes(r, records[j - 1]) {
+        records[j] = records[j - 1]
+        j -= 1
+      }
+      records[j] = r
+    }
   }
 
   /// The canonical order of the live set: birth time, then id.
