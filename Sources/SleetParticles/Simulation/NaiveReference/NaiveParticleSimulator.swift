@@ -89,6 +89,20 @@ public final class NaiveParticleSimulator {
     births = Array(repeating: 0, count: tree.nodes.count)
   }
 
+  /// Replaces the state (see `init(startingFrom:)`): top-level accumulators
+  /// and birth counts are taken from the kernel's schedule at `time`.
+  func setState(time: Double, particles: [Particle], system: ParticleSystem) {
+    self.time = time
+    self.particles = particles
+    for root in tree.roots {
+      let node = tree.nodes[root]
+      let start = Swift.max(0, node.beginTime)
+      let end = node.duration > 0 ? node.beginTime + node.duration : .infinity
+      births[root] = node.schedule.count(start: start, end: end, upTo: time)
+      accumulators[root] = Swift.max(0, node.schedule.integral(from: start, to: Swift.min(time, end)) - Double(births[root]))
+    }
+  }
+
   /// Advances the simulation by `dt` seconds.
   /// - Complexity: O(live particles), with per-particle allocations.
   public func step(_ dt: Double) {
