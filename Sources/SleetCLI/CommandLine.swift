@@ -59,6 +59,9 @@ public enum SleetCommandLine {
   /// Every command, in the order `sleet --help` lists them.
   public static let commands: [any SleetCommand.Type] = [
     InfoCommand.self,
+    PresetsListCommand.self,
+    PresetsExportCommand.self,
+    ValidateCommand.self,
     ParticlesDumpCommand.self, ParticlesStatsCommand.self,
   ]
 

@@ -51,9 +51,14 @@ struct ParticlesOptions {
   }
 }
 
-/// The effect named by `--effect`: a built-in preset name or an effect file.
+/// The effect named by `--effect`: a built-in preset name, or an effect file
+/// (a path ending in `.json` or containing `/`).
 func loadEffect(_ nameOrPath: String) throws(CommandError) -> Effect {
-  throw .usage("--effect: cannot load '\(nameOrPath)': this build has no effect-file reader or presets")
+  do throws(EffectFormatError) {
+    return try Effect(presetOrFile: nameOrPath)
+  } catch {
+    throw .usage("--effect \(nameOrPath): \(error)")
+  }
 }
 
 /// `sleet particles dump`: every live particle at one time.

@@ -1,7 +1,366 @@
-// PLACEHOLDER (replaced by the key-path work of issue 3 before anything lands).
+import SleetMath
+
+// Key paths as Core Animation users write them:
+//
+//     keyPath      := property | cellPath "." property
+//     cellPath     := "emitterCells" "." name ( "." "emitterCells" "." name )*
+//     property     := key ( "." component )*      e.g. birthRate, emitterSize.width, color.red
+//
+// A layer property is named at the top level (`birthRate`, `emitterPosition`);
+// a cell property after one or more `emitterCells.<name>` steps
+// (`emitterCells.rocket.emitterCells.spark.emissionRange`). A name selects the
+// first cell of that name among its siblings, as Core Animation does; effect
+// files reject duplicate sibling names so that the choice never matters there.
+
 extension Emitter {
-  /// Sets the property named by a Core Animation key path.
-  public mutating func setValue(_ value: PropertyValue, forKeyPath keyPath: String) throws(KeyPathError) {
-    throw KeyPathError(keyPath: keyPath, reason: "key paths are not supported yet")
+  /// A parsed, checked key path: the cells it descends through and the
+  /// property it names. Parsing checks the grammar and the property name;
+  /// the cell names are checked against an emitter when the path is used.
+  ///
+  ///     let path = try Emitter.KeyPath("emitterCells.rocket.emitterCells.spark.emissionRange")
+  ///     path == .cell(["rocket", "spark"], .emissionRange)   // true
+  public struct KeyPath: Hashable, Sendable, CustomStringConvertible {
+    /// The cell names from the layer down; empty for a layer property.
+    public let cellNames: [String]
+    /// The property key: `birthRate`, `emitterSize.width`, `color.red`, ….
+    public let property: String
+
+    /// Parses a key path string.
+    /// - Throws: `KeyPathError` naming the path when the grammar is broken or
+    ///   the property is unknown (with a suggestion when one is close).
+    /// - Complexity: O(length of the path).
+    public init(_ string: String) throws(KeyPathError) {
+      func fail(_ reason: String) -> KeyPathError { KeyPathError(keyPath: string, reason: reason) }
+      let parts = string.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+      guard !string.isEmpty, !parts.contains("") else {
+        throw fail("empty component (key paths look like 'birthRate' or 'emitterCells.snow.birthRate')")
+      }
+      var names: [String] = []
+      var i = 0
+      while i < parts.count, parts[i] == "emitterCells" {
+        guard i + 1 < parts.count else { throw fail("'emitterCells' must be followed by a cell name") }
+        names.append(parts[i + 1])
+        i += 2
+      }
+      guard i < parts.count else {
+        throw fail("missing the property after cell '\(names[names.count - 1])'")
+      }
+      let property = parts[i...].joined(separator: ".")
+      if names.isEmpty {
+        guard Emitter.propertiesByName[property] != nil else {
+          throw fail(Self.unknown(property, kind: "layer", in: Emitter.propertyDescriptors.map(\.name)))
+        }
+      } else {
+        if property == "name" {
+          throw fail("a cell's name cannot be set or read by key path (cells are addressed by name)")
+        }
+        guard EmitterCell.propertiesByName[property] != nil else {
+          throw fail(Self.unknown(property, kind: "cell", in: EmitterCell.propertyDescriptors.map(\.name)))
+        }
+      }
+      self.cellNames = names
+      self.property = property
+    }
+
+    private init(cellNames: [String], property: String) {
+      self.cellNames = cellNames
+      self.property = property
+    }
+
+    private static func unknown(_ property: String, kind: String, in names: [String]) -> String {
+      var reason = "unknown \(kind) property '\(property)'"
+      if let near = closestName(to: property, in: names) { reason += " (did you mean '\(near)'?)" }
+      return reason
+    }
+
+    /// A property of the emitter layer itself, e.g. `.layer(.birthRate)`.
+    public static func layer(_ property: LayerProperty) -> KeyPath {
+      KeyPath(cellNames: [], property: property.rawValue)
+    }
+
+    /// A property of the top-level cell named `name`, e.g. `.cell("snow", .birthRate)`.
+    public static func cell(_ name: String, _ property: CellProperty) -> KeyPath {
+      cell([name], property)
+    }
+
+    /// A property of a (sub-)cell found by descending through `names`, e.g.
+    /// `.cell(["rocket", "spark"], .emissionRange)`.
+    public static func cell(_ names: [String], _ property: CellProperty) -> KeyPath {
+      precondition(!names.isEmpty, "Emitter.KeyPath.cell: give at least one cell name")
+      precondition(
+        names.allSatisfy { !$0.isEmpty && !$0.contains(".") },
+        "Emitter.KeyPath.cell: cell names must be non-empty and contain no '.'")
+      return KeyPath(cellNames: names, property: property.rawValue)
+    }
+
+    /// The path as Core Animation spells it.
+    public var description: String {
+      (cellNames.map { "emitterCells.\($0)." }.joined()) + property
+    }
   }
+
+  /// The layer properties a key path can name (`CAEmitterLayer` keys), with
+  /// the components of vector properties (`emitterSize.width`).
+  public enum LayerProperty: String, CaseIterable, Hashable, Sendable {
+    case birthRate, lifetime, velocity, scale, spin
+    case emitterPosition
+    case emitterPositionX = "emitterPosition.x"
+    case emitterPositionY = "emitterPosition.y"
+    case emitterZPosition
+    case emitterSize
+    case emitterSizeWidth = "emitterSize.width"
+    case emitterSizeHeight = "emitterSize.height"
+    case emitterDepth, emitterShape, emitterMode, renderMode, preservesDepth, seed
+    case beginTime, speed, timeOffset
+  }
+
+  /// The cell properties a key path can name (`CAEmitterCell` keys), with the
+  /// components of vector properties (`color.red`, `contentsRect.size.width`).
+  public enum CellProperty: String, CaseIterable, Hashable, Sendable {
+    case isEnabled = "enabled"
+    case birthRate, lifetime, lifetimeRange, velocity, velocityRange
+    case xAcceleration, yAcceleration, zAcceleration
+    case emissionLatitude, emissionLongitude, emissionRange
+    case scale, scaleRange, scaleSpeed, spin, spinRange
+    case color
+    case colorRed = "color.red"
+    case colorGreen = "color.green"
+    case colorBlue = "color.blue"
+    case colorAlpha = "color.alpha"
+    case redRange, greenRange, blueRange, alphaRange
+    case redSpeed, greenSpeed, blueSpeed, alphaSpeed
+    case contents
+    case contentsRect
+    case contentsRectOriginX = "contentsRect.origin.x"
+    case contentsRectOriginY = "contentsRect.origin.y"
+    case contentsRectSizeWidth = "contentsRect.size.width"
+    case contentsRectSizeHeight = "contentsRect.size.height"
+    case contentsScale, magnificationFilter, minificationFilter, minificationFilterBias
+    case beginTime, duration, speed, timeOffset
+  }
+}
+
+// MARK: - Setting and reading by key path
+
+extension Emitter {
+  /// Sets the property named by a Core Animation key path, checking the value
+  /// as an effect file would (kind, finiteness, sign, allowed names).
+  ///
+  ///     try emitter.setValue(0, forKeyPath: "emitterCells.snow.birthRate")
+  ///     try emitter.setValue([10, 20], forKeyPath: "emitterPosition")
+  ///
+  /// Numbers are accepted for `Float`, `Double` and `seed` properties; vectors
+  /// for `emitterPosition`, `emitterSize`, `color` (3 or 4 components) and
+  /// `contentsRect`; strings for names and `contents` ("" clears it).
+  /// - Throws: `KeyPathError` naming the path: an unknown property or cell
+  ///   name, or a value of the wrong kind or out of range. On error the
+  ///   emitter is unchanged.
+  /// - Complexity: O(depth × siblings) to find the cell.
+  public mutating func setValue(_ value: PropertyValue, forKeyPath keyPath: String) throws(KeyPathError) {
+    try setValue(value, for: KeyPath(keyPath))
+  }
+
+  /// Sets the property named by a parsed key path (see
+  /// ``setValue(_:forKeyPath:)``).
+  public mutating func setValue(_ value: PropertyValue, for keyPath: KeyPath) throws(KeyPathError) {
+    let path = keyPath.description
+    if keyPath.cellNames.isEmpty {
+      // Safe: `KeyPath` only holds properties that exist in the table.
+      let descriptor = Emitter.propertiesByName[keyPath.property]!
+      do throws(PropertyValueProblem) {
+        try descriptor.set(&self, value)
+      } catch {
+        throw KeyPathError(keyPath: path, reason: error.keyPathReason)
+      }
+      return
+    }
+    let descriptor = EmitterCell.propertiesByName[keyPath.property]!
+    try Self.withCell(in: &emitterCells, names: keyPath.cellNames[...], parent: nil, path: path) {
+      (cell: inout EmitterCell) throws(KeyPathError) in
+      do throws(PropertyValueProblem) {
+        try descriptor.set(&cell, value)
+      } catch {
+        throw KeyPathError(keyPath: path, reason: error.keyPathReason)
+      }
+    }
+  }
+
+  /// The current value of the property named by a key path, as
+  /// ``setValue(_:forKeyPath:)`` accepts it (so get-then-set is the identity).
+  /// `contents` reads as "" when the cell has none.
+  /// - Throws: `KeyPathError` for an unknown property or cell name.
+  public func value(forKeyPath keyPath: String) throws(KeyPathError) -> PropertyValue {
+    try value(for: KeyPath(keyPath))
+  }
+
+  /// The current value of the property named by a parsed key path.
+  public func value(for keyPath: KeyPath) throws(KeyPathError) -> PropertyValue {
+    if keyPath.cellNames.isEmpty {
+      return Emitter.propertiesByName[keyPath.property]!.get(self)
+    }
+    var cells = emitterCells
+    var parent: String?
+    for name in keyPath.cellNames.dropLast() {
+      cells = try Self.cell(named: name, in: cells, parent: parent, path: keyPath.description).emitterCells
+      parent = name
+    }
+    let cell = try Self.cell(
+      named: keyPath.cellNames[keyPath.cellNames.count - 1], in: cells, parent: parent, path: keyPath.description)
+    return EmitterCell.propertiesByName[keyPath.property]!.get(cell)
+  }
+
+  /// The first cell named `name` among `cells`, or an error that lists the
+  /// names there are.
+  private static func cell(
+    named name: String, in cells: [EmitterCell], parent: String?, path: String
+  ) throws(KeyPathError) -> EmitterCell {
+    guard let index = cells.firstIndex(where: { $0.name == name }) else {
+      throw missingCell(name, in: cells, parent: parent, path: path)
+    }
+    return cells[index]
+  }
+
+  private static func missingCell(_ name: String, in cells: [EmitterCell], parent: String?, path: String)
+    -> KeyPathError
+  {
+    let siblings = cells.compactMap(\.name)
+    var reason = "no cell named '\(name)' in emitterCells"
+    if let parent { reason += " of '\(parent)'" }
+    reason += siblings.isEmpty ? " (it has no named cells)" : " (cells: \(siblings.joined(separator: ", ")))"
+    if let near = closestName(to: name, in: siblings) { reason += "; did you mean '\(near)'?" }
+    return KeyPathError(keyPath: path, reason: reason)
+  }
+
+  /// Runs `body` on the cell found by descending through `names`.
+  private static func withCell(
+    in cells: inout [EmitterCell], names: ArraySlice<String>, parent: String?, path: String,
+    _ body: (inout EmitterCell) throws(KeyPathError) -> Void
+  ) throws(KeyPathError) {
+    let name = names[names.startIndex]
+    guard let index = cells.firstIndex(where: { $0.name == name }) else {
+      throw missingCell(name, in: cells, parent: parent, path: path)
+    }
+    if names.count == 1 {
+      try body(&cells[index])
+    } else {
+      try withCell(in: &cells[index].emitterCells, names: names.dropFirst(), parent: name, path: path, body)
+    }
+  }
+}
+
+// MARK: - Typed Swift API
+
+extension Emitter {
+  /// The cell found by descending through `names` (first match per level),
+  /// or nil. `emitter.cell(named: ["rocket", "spark"])`.
+  /// - Complexity: O(depth × siblings).
+  public func cell(named names: [String]) -> EmitterCell? {
+    var cells = emitterCells
+    var found: EmitterCell?
+    for name in names {
+      guard let c = cells.first(where: { $0.name == name }) else { return nil }
+      found = c
+      cells = c.emitterCells
+    }
+    return found
+  }
+
+  /// Changes the cell found by descending through `names` with `update`,
+  /// then checks the changed cell (and its sub-cells) as an effect file
+  /// would. On error the emitter is unchanged.
+  ///
+  ///     try emitter.updateCell(named: ["rocket", "spark"]) { $0.emissionRange = .pi; $0.birthRate = 20 }
+  ///
+  /// - Throws: `KeyPathError` for a missing cell or an invalid value, naming
+  ///   the key path of the offending property.
+  /// - Complexity: O(depth × siblings + size of the cell's subtree).
+  public mutating func updateCell(
+    named names: [String], _ update: (inout EmitterCell) -> Void
+  ) throws(KeyPathError) {
+    precondition(!names.isEmpty, "Emitter.updateCell: give at least one cell name")
+    let prefix = names.map { "emitterCells.\($0)." }.joined()
+    let path = String(prefix.dropLast())
+    var cells = emitterCells
+    try Self.withCell(in: &cells, names: names[...], parent: nil, path: path) {
+      (cell: inout EmitterCell) throws(KeyPathError) in
+      update(&cell)
+      try cell.validate(keyPathPrefix: prefix)
+    }
+    emitterCells = cells
+  }
+
+  /// Sets one property of the cell found by descending through `names`,
+  /// with the same checks as key paths.
+  ///
+  ///     try emitter.set(\.birthRate, 5, forCellNamed: ["rocket", "spark"])
+  ///
+  /// - Throws: `KeyPathError` for a missing cell or an invalid value.
+  public mutating func set<Value>(
+    _ property: WritableKeyPath<EmitterCell, Value>, _ value: Value, forCellNamed names: [String]
+  ) throws(KeyPathError) {
+    try updateCell(named: names) { $0[keyPath: property] = value }
+  }
+
+  /// Checks every value of the emitter and its cells as an effect file would:
+  /// finite numbers, non-negative rates, lifetimes, ranges, sizes and
+  /// durations, colour components in [0, 1], known names and sprites, and
+  /// cell names that are non-empty, free of '.' and unique among siblings.
+  /// - Throws: `KeyPathError` naming the key path of the first bad value.
+  /// - Complexity: O(cells × properties).
+  public func validate() throws(KeyPathError) {
+    for d in Emitter.propertyDescriptors where !d.isComponent {
+      var probe = self
+      do throws(PropertyValueProblem) {
+        try d.set(&probe, d.get(self))
+      } catch {
+        throw KeyPathError(keyPath: d.name, reason: error.keyPathReason)
+      }
+    }
+    try EmitterCell.validate(emitterCells, keyPathPrefix: "")
+  }
+}
+
+extension EmitterCell {
+  /// Checks this cell's values and its sub-cells (see `Emitter.validate()`).
+  func validate(keyPathPrefix prefix: String) throws(KeyPathError) {
+    for d in EmitterCell.propertyDescriptors where !d.isComponent {
+      var probe = self
+      do throws(PropertyValueProblem) {
+        try d.set(&probe, d.get(self))
+      } catch {
+        throw KeyPathError(keyPath: prefix + d.name, reason: error.keyPathReason)
+      }
+    }
+    try EmitterCell.validate(emitterCells, keyPathPrefix: prefix)
+  }
+
+  static func validate(_ cells: [EmitterCell], keyPathPrefix prefix: String) throws(KeyPathError) {
+    var seen: Set<String> = []
+    for (i, cell) in cells.enumerated() {
+      let here: String
+      if let name = cell.name {
+        if let problem = nameProblem(name) {
+          throw KeyPathError(keyPath: prefix + "emitterCells[\(i)].name", reason: problem)
+        }
+        guard seen.insert(name).inserted else {
+          throw KeyPathError(
+            keyPath: prefix + "emitterCells.\(name)", reason: "two sibling cells are named '\(name)'")
+        }
+        here = prefix + "emitterCells.\(name)."
+      } else {
+        here = prefix + "emitterCells[\(i)]."
+      }
+      try cell.validate(keyPathPrefix: here)
+    }
+  }
+
+  /// Why `name` cannot be used as a cell name in key paths, or nil.
+  static func nameProblem(_ name: String) -> String? {
+    if name.isEmpty { return "a cell name must not be empty" }
+    if name.contains(".") { return "a cell name must not contain '.', got '\(name)'" }
+    return nil
+  }
+
+  /// The number of cells in this cell's subtree, itself included.
+  public var subtreeCount: Int { 1 + emitterCells.reduce(0) { $0 + $1.subtreeCount } }
 }

@@ -10,7 +10,7 @@ import SleetMath
 /// rotation spin·a, colour c0 + speed·a.
 ///
 /// Definitions are immutable values: change a running effect with key paths
-/// (see `EffectDefinition`), which affect only particles born afterwards.
+/// (see `Effect` and `PropertyChange`), which affect only particles born afterwards.
 public struct EmitterCell: Hashable, Sendable {
   /// The name used in key paths (`emitterCells.<name>.birthRate`). Default nil.
   public var name: String?
@@ -101,4 +101,8 @@ public struct SpriteReference: Hashable, Sendable {
   public init(_ name: String) {
     self.name = name
   }
+
+  /// The procedural sprites every renderer provides, usable by name in
+  /// `contents` without an image file.
+  public static let builtInNames = ["disc", "snowflake", "spark", "star", "heart", "confetti"]
 }

@@ -27,6 +27,12 @@ public struct PropertyChange: Hashable, Sendable {
     self.keyPath = keyPath
     self.value = value
   }
+
+  /// A change addressed with a typed key path:
+  /// `PropertyChange(time: 2, keyPath: .cell("snow", .birthRate), value: 0)`.
+  public init(time: Double, keyPath: Emitter.KeyPath, value: PropertyValue) {
+    self.init(time: time, keyPath: keyPath.description, value: value)
+  }
 }
 
 /// A complete effect: an emitter definition plus its history of timed key-path
@@ -36,12 +42,24 @@ public struct Effect: Hashable, Sendable {
   /// The emitter as it is at local time 0 (before any change).
   public var emitter: Emitter
   /// The changes, sorted by time; changes at equal times apply in order.
-  public private(set) var changes: [PropertyChange]
+  public internal(set) var changes: [PropertyChange]
+  /// Named numeric parameters (a preset's `width`, …) and the properties
+  /// they drive; `emitter` holds the values for each parameter's `value`.
+  /// See ``settingParameters(_:)``. Not used by the simulation.
+  public var parameters: [EffectParameter]
+  /// A one-line description (effect files' `summary`). Not used by the simulation.
+  public var summary: String?
 
   /// Creates an effect, validating every change's key path and value against
   /// the emitter (unknown cell names and properties are errors naming the path).
-  public init(emitter: Emitter, changes: [PropertyChange] = []) throws(KeyPathError) {
+  /// - Complexity: O(changes × log changes).
+  public init(
+    emitter: Emitter, changes: [PropertyChange] = [], parameters: [EffectParameter] = [],
+    summary: String? = nil
+  ) throws(KeyPathError) {
     self.emitter = emitter
+    self.parameters = parameters
+    self.summary = summary
     // Stable sort: equal times keep their given order.
     self.changes = changes.enumerated()
       .sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
