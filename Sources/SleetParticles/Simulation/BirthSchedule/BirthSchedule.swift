@@ -57,7 +57,7 @@ struct BirthSchedule: Sendable {
       let r = rates[j]
       if r > 0 {
         let t = from + (target - accumulated) / r
-        if t < to || j + 1 == rates.count {
+        if t <= to || j + 1 == rates.count {
           return t < end ? t : nil
         }
         accumulated += r * (to - from)
