@@ -166,3 +166,15 @@ struct EmissionTests {
     }
   }
 }
+
+@Suite("Birth sampler random words")
+struct BirthSamplerRandomTests {
+  @Test func laneParallelWordsEqualTheScalarStream() {
+    for (seed, stream) in [(UInt64(0), UInt64(0)), (0xDEAD_BEEF_0000_0007, 12345), (42, 0xFFFF_FFFF_FFFF_FFFF)] {
+      let random = RandomStream(seed: seed, stream: stream)
+      let (a, b, c, d) = BirthSampler.attributeUniforms(random)
+      #expect(a == random.uniforms(block: 0) && b == random.uniforms(block: 1))
+      #expect(c == random.uniforms(block: 2) && d == random.uniforms(block: 3))
+    }
+  }
+}

@@ -168,18 +168,35 @@ enum BirthSampler {
       inheritedColor: parentColor)
   }
 
+  /// Words 0–15 of `random` as uniforms, four per block — equal bit for bit
+  /// to `random.uniforms(block: 0…3)`, computed as four lanes of one
+  /// lane-parallel Philox call instead of four scalar ones.
+  static func attributeUniforms(
+    _ random: RandomStream
+  ) -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
+    let s0 = UInt32(truncatingIfNeeded: random.stream)
+    let s1 = UInt32(truncatingIfNeeded: random.stream >> 32)
+    let (w0, w1, w2, w3) = Philox4x32.blocks(
+      SIMD8(0, 1, 2, 3, 0, 1, 2, 3), SIMD8(repeating: 0), SIMD8(repeating: s0), SIMD8(repeating: s1),
+      key: SIMD2(UInt32(truncatingIfNeeded: random.seed), UInt32(truncatingIfNeeded: random.seed >> 32)))
+    let f0 = RandomStream.unitFloat(w0)
+    let f1 = RandomStream.unitFloat(w1)
+    let f2 = RandomStream.unitFloat(w2)
+    let f3 = RandomStream.unitFloat(w3)
+    return (
+      SIMD4(f0[0], f1[0], f2[0], f3[0]), SIMD4(f0[1], f1[1], f2[1], f3[1]),
+      SIMD4(f0[2], f1[2], f2[2], f3[2]), SIMD4(f0[3], f1[3], f2[3], f3[3])
+    )
+  }
+
   private static func sample(
     _ p: CellParameters, node: Int, key: UInt32, seed: UInt32, id: UInt64, birthTime: Double,
     origin: SIMD3<Float>?, axis: SIMD3<Float>, inheritedScale: Float, inheritedColor: SIMD4<Float>
   ) -> BirthRecord? {
-    let random = RandomStream(seed: UInt64(seed) | UInt64(key) << 32, stream: id)
-    let u0 = random.uniforms(block: 0)
+    let (u0, u1, u2, u3) = attributeUniforms(RandomStream(seed: UInt64(seed) | UInt64(key) << 32, stream: id))
     // Every mean/range pair is uniform on [M − R/2, M + R/2].
     let lifetime = (p.lifetime + (u0.x - 0.5) * p.lifetimeRange) * p.lifetimeMultiplier
     guard lifetime > 0 else { return nil }
-    let u1 = random.uniforms(block: 1)
-    let u2 = random.uniforms(block: 2)
-    let u3 = random.uniforms(block: 3)
     let speed = (p.velocity + (u0.y - 0.5) * p.velocityRange) * p.velocityMultiplier
     let scale = (p.scale + (u0.z - 0.5) * p.scaleRange) * p.scaleMultiplier * inheritedScale
     let spin = (p.spin + (u0.w - 0.5) * p.spinRange) * p.spinMultiplier

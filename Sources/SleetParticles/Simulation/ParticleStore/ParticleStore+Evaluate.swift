@@ -31,9 +31,14 @@ extension ParticleStore {
       let p = UnsafeRawPointer(base + b * Self.blockBytes)
       let age = now - p.load(as: SIMD8<Double>.self)
       let life = SIMD8<Double>(p.load(fromByteOffset: 64, as: SIMD8<Float>.self))
+      // Mask lanes are 0 or −1: their negated sum is the live count.
       let alive = unsafeBitCast((age .>= 0) .& (age .< life), to: SIMD8<Int64>.self)
+      guard let hidden else {
+        n &-= Int(alive.wrappedSum())
+        continue
+      }
       for lane in 0..<8 where alive[lane] != 0 {
-        if let hidden, hidden[Int(p.load(fromByteOffset: 29 * 32 + lane * 4, as: UInt32.self))] { continue }
+        if hidden[Int(p.load(fromByteOffset: 29 * 32 + lane * 4, as: UInt32.self))] { continue }
         n += 1
       }
     }

@@ -96,6 +96,15 @@ public final class ParticleSystem: @unchecked Sendable {
   ///   of the live particles; independent of `time` itself.
   public func seek(to time: Double) {
     let t = localTime(for: time)
+    if tree.nodes.count == 1 && configuration.overflowPolicy == .reject {
+      // One cell: births arrive in (birth time, id) order; append directly.
+      store.removeAll()
+      forEachBirth(node: 0, after: t - tree.maximumLifetime(0), through: t) { r in
+        if r.isAlive(at: t) { store.append(r) }
+      }
+      localTime = t
+      return
+    }
     var live: [BirthRecord] = []
     for node in tree.nodes.indices {
       forEachBirth(node: node, after: t - tree.maximumLifetime(node), through: t) { r in
