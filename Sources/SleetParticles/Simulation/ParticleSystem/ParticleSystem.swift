@@ -41,7 +41,7 @@ public final class ParticleSystem: @unchecked Sendable {
   private var born: [BirthRecord] = []
   private var scratchIDs: [UInt64] = []
   private var scratchDepths: [Float] = []
-  private var order: [Int32] = []
+  private var permutation = RadixPermutation()
   private var scratchInstances: [ParticleInstance] = []
   private var scratchAffines: [AffineTransform2D] = []
   private var hidden = [Bool](repeating: false, count: 256)
@@ -348,24 +348,16 @@ public final class ParticleSystem: @unchecked Sendable {
         i += 1
       }
       if sorted { return }
-      Self.resize(&order, to: n, filler: 0)
-      for j in 0..<n { order[j] = Int32(j) }
-      scratchIDs.withUnsafeBufferPointer { ids in
-        order.sort { ids[Int($0)] < ids[Int($1)] }
-      }
+      permutation.reset(count: n)
+      scratchIDs.withUnsafeBufferPointer { ids in permutation.sort(bytes: 8) { ids[$0] } }
     case .backToFront:
-      Self.resize(&order, to: n, filler: 0)
-      for j in 0..<n { order[j] = Int32(j) }
-      scratchIDs.withUnsafeBufferPointer { ids in
-        scratchDepths.withUnsafeBufferPointer { depths in
-          order.sort {
-            let a = depths[Int($0)]
-            let b = depths[Int($1)]
-            return a < b || (a == b && ids[Int($0)] < ids[Int($1)])
-          }
-        }
+      permutation.reset(count: n)
+      scratchIDs.withUnsafeBufferPointer { ids in permutation.sort(bytes: 8) { ids[$0] } }
+      scratchDepths.withUnsafeBufferPointer { depths in
+        permutation.sort(bytes: 4) { RadixPermutation.orderedBits(depths[$0]) }
       }
     }
+    let order = permutation.order
     Self.resize(&scratchInstances, to: n, filler: Self.blankInstance)
     for j in 0..<n { scratchInstances[j] = frame.instances[Int(order[j])] }
     swap(&scratchInstances, &frame.instances)
