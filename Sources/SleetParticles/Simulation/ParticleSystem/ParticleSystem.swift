@@ -257,10 +257,10 @@ public final class ParticleSystem: @unchecked Sendable {
   /// reverse, `unordered` and `additive` ascending id, `backToFront` ascending
   /// tracked z then id. Particles of disabled cells are not drawn.
   /// - Complexity: O(n) for the evaluation, split into fixed chunks of
-  ///   `chunkSize` over `threads` threads; plus O(n log n) when the order
-  ///   needs a sort (never for `oldestFirst`/`oldestLast`, nor for
+  ///   `chunkSize` over `threads` threads; plus an O(n) radix sort when the
+  ///   order needs one (never for `oldestFirst`/`oldestLast`, nor for
   ///   `unordered` when birth order is already id order, e.g. one cell).
-  ///   No allocations once the buffers have grown, except inside that sort.
+  ///   No allocations once the buffers have grown.
   public func render(into frame: inout ParticleFrame) {
     let t = localTime ?? 0
     let segment = tree.segment(at: t)
