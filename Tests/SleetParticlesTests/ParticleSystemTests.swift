@@ -109,6 +109,15 @@ struct ParticleSystemTests {
     #expect(p.scale == 0.5 && p.rotation == 1 && abs(p.color.w - 0.8) < 1e-6)
   }
 
+  @Test func emptyEffectsRenderEmptyFrames() throws {
+    let system = try ParticleSystem(effect: testEffect([]))
+    var frame = ParticleFrame()
+    system.render(into: &frame)
+    system.advance(to: 3)
+    system.render(into: &frame)
+    #expect(frame.instances.isEmpty && frame.batches.isEmpty && frame.time == 3)
+  }
+
   @Test func disabledCellsEmitNothing() throws {
     let system = try ParticleSystem(
       effect: testEffect([testCell("off") { $0.isEnabled = false }, testCell("on")]))

@@ -26,7 +26,10 @@ import SleetMath
 /// Times passed in are on the layer's parent timeline; the emitter's local
 /// time is t = (time − beginTime)·speed + timeOffset (the emitter's timing at
 /// time 0). The simulation starts at local t = 0.
-public final class ParticleSystem: @unchecked Sendable {
+///
+/// A system is a mutable, single-owner object (not `Sendable`): drive it from
+/// one thread; it uses worker threads internally for `render(into:)`.
+public final class ParticleSystem {
   public let effect: Effect
   public let configuration: ParticleSystemConfiguration
   let tree: CellTree
@@ -95,6 +98,7 @@ public final class ParticleSystem: @unchecked Sendable {
   ///   including the parents whose sub-cell windows reach `time`) plus a sort
   ///   of the live particles; independent of `time` itself.
   public func seek(to time: Double) {
+    precondition(time.isFinite, "seek(to:) needs a finite time")
     let t = localTime(for: time)
     if tree.nodes.count == 1 && configuration.overflowPolicy == .reject {
       // One cell: births arrive in (birth time, id) order; append directly.
@@ -125,6 +129,7 @@ public final class ParticleSystem: @unchecked Sendable {
   /// - Complexity: O(new births + stored particles), no allocations per
   ///   particle; the store compacts when a quarter of it is dead.
   public func advance(to time: Double) {
+    precondition(time.isFinite, "advance(to:) needs a finite time")
     let t = localTime(for: time)
     guard let previous = localTime, t >= previous else {
       seek(to: time)
@@ -307,6 +312,8 @@ public final class ParticleSystem: @unchecked Sendable {
         frame.affines.withUnsafeMutableBufferPointer { affines in
           scratchIDs.withUnsafeMutableBufferPointer { ids in
             scratchDepths.withUnsafeMutableBufferPointer { depths in
+              // An empty frame has no buffers; a dummy non-nil pointer is
+              // never written through because every chunk writes 0 particles.
               let target = EvaluationTarget(
                 instances: instances.baseAddress ?? UnsafeMutablePointer(bitPattern: 64)!,
                 affines: configuration.computesAffines ? affines.baseAddress : nil,
