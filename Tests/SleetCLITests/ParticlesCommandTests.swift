@@ -77,3 +77,19 @@ struct ParticlesCommandTests {
     #expect(runSleet(["particles", "dump", "--help"]).out.contains("id,cell,birth"))
   }
 }
+
+@Suite("sleet particles with presets")
+struct ParticlesPresetCommandTests {
+  @Test func dumpOfAPresetIsTheSameSteppedOrSought() {
+    let seek = runSleet(["particles", "dump", "--effect", "fireworks", "--seed", "5", "--time", "3.2"])
+    let step = runSleet(
+      ["particles", "dump", "--effect", "fireworks", "--seed", "5", "--time", "3.2", "--step", "0.02", "--threads", "2"])
+    #expect(seek.status == 0 && step.status == 0)
+    #expect(seek.out == step.out)
+    #expect(seek.out.split(separator: "\n").count > 10)
+    let unknown = runSleet(["particles", "dump", "--effect", "snwo", "--time", "1"])
+    #expect(unknown.status == 2 && unknown.err.contains("--effect snwo"))
+    let stats = runSleet(["particles", "stats", "--effect", "snow", "--duration", "2", "--interval", "1"])
+    #expect(stats.status == 0 && stats.out.contains("time,total,snow"))
+  }
+}
