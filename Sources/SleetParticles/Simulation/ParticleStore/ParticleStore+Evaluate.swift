@@ -14,6 +14,9 @@ struct EvaluationTarget: @unchecked Sendable {
   /// when no cell is hidden.
   var hidden: UnsafePointer<Bool>?
   var flattensDepth: Bool
+  /// Whether `ids` and `depths` are written (only when the render order
+  /// needs a sort or a sortedness check).
+  var writesSortKeys: Bool
 }
 
 extension ParticleStore {
@@ -120,23 +123,35 @@ extension ParticleStore {
           cell: cell[lane])
         target.affines?[index] = AffineTransform2D(
           a: sc[lane], b: ss[lane], c: -ss[lane], d: sc[lane], tx: x[lane], ty: y[lane])
-        target.ids[index] = UInt64(idLow[lane]) | UInt64(idHigh[lane]) << 32
-        target.depths[index] = z[lane]
+        if target.writesSortKeys {
+          target.ids[index] = UInt64(idLow[lane]) | UInt64(idHigh[lane]) << 32
+          target.depths[index] = z[lane]
+        }
       }
       // The common case, a block with every lane alive and nothing hidden:
-      // fixed lane indices let the compiler unroll and extract from registers.
+      // transpose the eight lanes into rows with shuffles and store each
+      // instance as four aligned 16-byte rows.
       let allAlive =
         (aliveLanes[0] & aliveLanes[1] & aliveLanes[2] & aliveLanes[3] & aliveLanes[4] & aliveLanes[5]
           & aliveLanes[6] & aliveLanes[7]) != 0
       if allAlive && target.hidden == nil {
-        emit(0, at: o)
-        emit(1, at: o + 1)
-        emit(2, at: o + 2)
-        emit(3, at: o + 3)
-        emit(4, at: o + 4)
-        emit(5, at: o + 5)
-        emit(6, at: o + 6)
-        emit(7, at: o + 7)
+        let out = UnsafeMutableRawPointer(target.instances + o)
+        let spriteBits = unsafeBitCast(sprite, to: SIMD8<Float>.self)
+        let cellBits = unsafeBitCast(cell, to: SIMD8<Float>.self)
+        Self.storeRows(x, y, drawnZ, s, to: out, offset: 0)
+        Self.storeRows(r, g, bl, al, to: out, offset: 16)
+        Self.storeRows(rx, ry, rw, rh, to: out, offset: 32)
+        Self.storeRows(rotation, normalizedAge, spriteBits, cellBits, to: out, offset: 48)
+        if let affines = target.affines {
+          for lane in 0..<8 {
+            affines[o + lane] = AffineTransform2D(
+              a: sc[lane], b: ss[lane], c: -ss[lane], d: sc[lane], tx: x[lane], ty: y[lane])
+          }
+        }
+        if target.writesSortKeys {
+          for lane in 0..<8 { target.ids[o + lane] = UInt64(idLow[lane]) | UInt64(idHigh[lane]) << 32 }
+          UnsafeMutableRawPointer(target.depths + o).storeBytes(of: z, as: SIMD8<Float>.self)
+        }
         o += 8
         continue
       }
@@ -147,6 +162,33 @@ extension ParticleStore {
       }
     }
     return o - start
+  }
+
+  /// Writes field group `(a, b, c, d)` of eight consecutive instances: row l
+  /// (at `out + 64·l + offset`) is (a[l], b[l], c[l], d[l]). Two 4×4
+  /// transposes by unzipping (`evenHalf`/`oddHalf`), which lower to shuffles.
+  ///
+  /// Invariant: `out` is 16-byte aligned (a `ParticleInstance` buffer) and
+  /// `offset` is a multiple of 16, so every row store is aligned.
+  @inline(__always)
+  static func storeRows(
+    _ a: SIMD8<Float>, _ b: SIMD8<Float>, _ c: SIMD8<Float>, _ d: SIMD8<Float>,
+    to out: UnsafeMutableRawPointer, offset: Int
+  ) {
+    @inline(__always) func transpose(
+      _ a: SIMD4<Float>, _ b: SIMD4<Float>, _ c: SIMD4<Float>, _ d: SIMD4<Float>, _ base: Int
+    ) {
+      let ab = SIMD8(lowHalf: a, highHalf: b)
+      let cd = SIMD8(lowHalf: c, highHalf: d)
+      let evens = SIMD8(lowHalf: ab.evenHalf, highHalf: cd.evenHalf)
+      let odds = SIMD8(lowHalf: ab.oddHalf, highHalf: cd.oddHalf)
+      out.storeBytes(of: evens.evenHalf, toByteOffset: base + offset, as: SIMD4<Float>.self)
+      out.storeBytes(of: odds.evenHalf, toByteOffset: base + 64 + offset, as: SIMD4<Float>.self)
+      out.storeBytes(of: evens.oddHalf, toByteOffset: base + 128 + offset, as: SIMD4<Float>.self)
+      out.storeBytes(of: odds.oddHalf, toByteOffset: base + 192 + offset, as: SIMD4<Float>.self)
+    }
+    transpose(a.lowHalf, b.lowHalf, c.lowHalf, d.lowHalf, 0)
+    transpose(a.highHalf, b.highHalf, c.highHalf, d.highHalf, 256)
   }
 
   /// The naive twin of the kernel for one record: the same formulas and

@@ -286,6 +286,14 @@ public final class ParticleSystem {
     if chunkCounts.count < chunks + 1 { chunkCounts = Array(repeating: 0, count: chunks + 1) }
     let store = self.store
     let threads = configuration.threads
+    // Birth order is the order of oldestFirst/oldestLast, and id order too
+    // when there is a single cell (ids k ascend with birth time).
+    let needsSortKeys: Bool
+    switch layer.renderMode {
+    case .oldestFirst, .oldestLast: needsSortKeys = false
+    case .unordered, .additive: needsSortKeys = tree.nodes.count > 1
+    case .backToFront: needsSortKeys = true
+    }
     hidden.withUnsafeBufferPointer { hiddenBuffer in
       let hiddenPointer = anyHidden ? hiddenBuffer.baseAddress : nil
       let hiddenBox = UncheckedSendable(hiddenPointer)
@@ -319,7 +327,8 @@ public final class ParticleSystem {
                 affines: configuration.computesAffines ? affines.baseAddress : nil,
                 ids: ids.baseAddress ?? UnsafeMutablePointer(bitPattern: 64)!,
                 depths: depths.baseAddress ?? UnsafeMutablePointer(bitPattern: 64)!,
-                hidden: hiddenBox.value, flattensDepth: !layer.preservesDepth)
+                hidden: hiddenBox.value, flattensDepth: !layer.preservesDepth,
+                writesSortKeys: needsSortKeys)
               let starts = UncheckedSendable(chunkCounts)
               Self.parallel(chunks: chunks, threads: threads) { c in
                 let range = c * blocksPerChunk..<Swift.min(blocks, (c + 1) * blocksPerChunk)
@@ -348,6 +357,7 @@ public final class ParticleSystem {
       frame.affines.reverse()
       return
     case .unordered, .additive:
+      if tree.nodes.count <= 1 { return }
       var sorted = true
       var i = 1
       while i < n && sorted {
