@@ -42,6 +42,8 @@ public final class ParticleSystem {
   // Scratch, grown as needed, reused across frames.
   private var chunkCounts: [Int] = []
   private var born: [BirthRecord] = []
+  /// The live count last computed (by `render` or a compaction check).
+  private var lastKnownAlive = 0
   private var scratchIDs: [UInt64] = []
   private var scratchDepths: [Float] = []
   private var permutation = RadixPermutation()
@@ -106,6 +108,7 @@ public final class ParticleSystem {
       forEachBirth(node: 0, after: t - tree.maximumLifetime(0), through: t) { r in
         if r.isAlive(at: t) { store.append(r) }
       }
+      lastKnownAlive = store.count
       localTime = t
       return
     }
@@ -120,6 +123,7 @@ public final class ParticleSystem {
     store.reserve(live.count)
     let drop = configuration.overflowPolicy == .capOldestFirst ? Swift.max(0, live.count - configuration.budget) : 0
     for r in live.dropFirst(drop) { store.append(r) }
+    lastKnownAlive = store.count
     localTime = t
   }
 
@@ -142,20 +146,43 @@ public final class ParticleSystem {
       }
     }
     Self.insertionSort(&born)
-    let alive = store.aliveCount(blocks: 0..<store.blockCount, at: t, hidden: nil)
-    var dead = store.count - alive
-    if dead * 4 > store.count {
-      store.removeAll { !self.isAlive($0, at: t) }
-      dead = 0
+    // Dead particles are skipped by the kernel and compacted away once they
+    // are a quarter of the store. Counting them is O(n), so it happens here
+    // only when the store has grown well past the last known live count (or
+    // when capping needs the exact count); `render(into:)` checks every frame
+    // with the count it computes anyway.
+    let capping = configuration.overflowPolicy == .capOldestFirst
+    if capping || store.count + born.count > 2 * lastKnownAlive + 1024 {
+      compactIfMostlyDead(at: t)
     }
     store.reserve(store.count + born.count)
     for r in born { store.append(r) }
     born.removeAll(keepingCapacity: true)
-    if configuration.overflowPolicy == .capOldestFirst, store.count - dead > configuration.budget {
-      store.removeAll { !self.isAlive($0, at: t) }
-      store.removeFirst(store.count - configuration.budget)
+    if capping {
+      let alive = store.aliveCount(blocks: 0..<store.blockCount, at: t, hidden: nil)
+      if alive > configuration.budget {
+        store.removeAll { !self.isAlive($0, at: t) }
+        store.removeFirst(store.count - configuration.budget)
+      }
     }
     localTime = t
+  }
+
+  /// Counts the live particles and compacts the store when a quarter of it
+  /// is dead.
+  /// - Complexity: O(stored particles).
+  private func compactIfMostlyDead(at t: Double) {
+    let alive = store.aliveCount(blocks: 0..<store.blockCount, at: t, hidden: nil)
+    noteAlive(alive, at: t)
+  }
+
+  /// Records a live count just computed at `t`; compacts when a quarter of
+  /// the store is dead.
+  private func noteAlive(_ alive: Int, at t: Double) {
+    if (store.count - alive) * 4 > store.count {
+      store.removeAll { !self.isAlive($0, at: t) }
+    }
+    lastKnownAlive = alive
   }
 
   /// Sorts records into the canonical order in place, without allocating:
@@ -339,6 +366,7 @@ public final class ParticleSystem {
         }
       }
       applyOrder(layer.renderMode, to: &frame, count: total)
+      if !anyHidden && localTime != nil { noteAlive(total, at: t) }
       frame.batches.removeAll(keepingCapacity: true)
       if total > 0 {
         frame.batches.append(
