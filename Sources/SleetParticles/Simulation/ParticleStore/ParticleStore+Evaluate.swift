@@ -65,103 +65,186 @@ extension ParticleStore {
   /// - Complexity: O(particles in `blocks`), no allocations.
   func evaluate(blocks: Range<Int>, at t: Double, into target: EvaluationTarget, start: Int) -> Int {
     let now = SIMD8<Double>(repeating: t)
-    let zero = SIMD8<Float>(repeating: 0)
-    let one = SIMD8<Float>(repeating: 1)
-    let belowOne = SIMD8<Float>(repeating: 0x1.fffffep-1)
     var o = start
     for b in blocks {
       let p = UnsafeRawPointer(base + b * Self.blockBytes)
-      @inline(__always) func slot(_ s: Int) -> SIMD8<Float> {
-        p.load(fromByteOffset: s * 32, as: SIMD8<Float>.self)
-      }
       let ageD = now - p.load(as: SIMD8<Double>.self)
-      let life = slot(2)
-      let alive = (ageD .>= 0) .& (ageD .< SIMD8<Double>(life))
+      let life = Self.slot(p, 2)
+      let aliveLanes = unsafeBitCast((ageD .>= 0) .& (ageD .< SIMD8<Double>(life)), to: SIMD8<Int64>.self)
       let a = SIMD8<Float>(ageD)
-      let aa = a * a
-      let x = slot(4) + slot(7) * a + slot(10) * aa
-      let y = slot(5) + slot(8) * a + slot(11) * aa
-      let z = slot(6) + slot(9) * a + slot(12) * aa
-      var s = slot(13) + slot(14) * a
-      s.replace(with: zero, where: s .< zero)
-      let rotation = slot(15) * a
-      var r = slot(16) + slot(20) * a
-      var g = slot(17) + slot(21) * a
-      var bl = slot(18) + slot(22) * a
-      var al = slot(19) + slot(23) * a
-      r.replace(with: zero, where: r .< zero)
-      r.replace(with: one, where: r .> one)
-      g.replace(with: zero, where: g .< zero)
-      g.replace(with: one, where: g .> one)
-      bl.replace(with: zero, where: bl .< zero)
-      bl.replace(with: one, where: bl .> one)
-      al.replace(with: zero, where: al .< zero)
-      al.replace(with: one, where: al .> one)
-      var normalizedAge = a * slot(3)
-      normalizedAge.replace(with: belowOne, where: normalizedAge .> belowOne)
-      let drawnZ = target.flattensDepth ? zero : z
-      let rx = slot(24)
-      let ry = slot(25)
-      let rw = slot(26)
-      let rh = slot(27)
-      let sprite = p.load(fromByteOffset: 28 * 32, as: SIMD8<UInt32>.self)
-      let cell = p.load(fromByteOffset: 29 * 32, as: SIMD8<UInt32>.self)
-      let idLow = p.load(fromByteOffset: 30 * 32, as: SIMD8<UInt32>.self)
-      let idHigh = p.load(fromByteOffset: 31 * 32, as: SIMD8<UInt32>.self)
-      var sinR = zero
-      var cosR = one
-      if target.affines != nil { (sinR, cosR) = FastTrig.sinCos(rotation) }
-      let sc = s * cosR
-      let ss = s * sinR
-      let aliveLanes = unsafeBitCast(alive, to: SIMD8<Int64>.self)
-      @inline(__always) func emit(_ lane: Int, at index: Int) {
-        target.instances[index] = ParticleInstance(
-          x: x[lane], y: y[lane], z: drawnZ[lane], scale: s[lane],
-          color: SIMD4(r[lane], g[lane], bl[lane], al[lane]),
-          contentsRect: SIMD4(rx[lane], ry[lane], rw[lane], rh[lane]),
-          rotation: rotation[lane], normalizedAge: normalizedAge[lane], sprite: sprite[lane],
-          cell: cell[lane])
-        target.affines?[index] = AffineTransform2D(
-          a: sc[lane], b: ss[lane], c: -ss[lane], d: sc[lane], tx: x[lane], ty: y[lane])
-        if target.writesSortKeys {
-          target.ids[index] = UInt64(idLow[lane]) | UInt64(idHigh[lane]) << 32
-          target.depths[index] = z[lane]
-        }
-      }
-      // The common case, a block with every lane alive and nothing hidden:
-      // transpose the eight lanes into rows with shuffles and store each
-      // instance as four aligned 16-byte rows.
       let allAlive =
         (aliveLanes[0] & aliveLanes[1] & aliveLanes[2] & aliveLanes[3] & aliveLanes[4] & aliveLanes[5]
           & aliveLanes[6] & aliveLanes[7]) != 0
       if allAlive && target.hidden == nil {
-        let out = UnsafeMutableRawPointer(target.instances + o)
-        let spriteBits = unsafeBitCast(sprite, to: SIMD8<Float>.self)
-        let cellBits = unsafeBitCast(cell, to: SIMD8<Float>.self)
-        Self.storeRows(x, y, drawnZ, s, to: out, offset: 0)
-        Self.storeRows(r, g, bl, al, to: out, offset: 16)
-        Self.storeRows(rx, ry, rw, rh, to: out, offset: 32)
-        Self.storeRows(rotation, normalizedAge, spriteBits, cellBits, to: out, offset: 48)
-        if let affines = target.affines {
-          for lane in 0..<8 {
-            affines[o + lane] = AffineTransform2D(
-              a: sc[lane], b: ss[lane], c: -ss[lane], d: sc[lane], tx: x[lane], ty: y[lane])
-          }
-        }
-        if target.writesSortKeys {
-          for lane in 0..<8 { target.ids[o + lane] = UInt64(idLow[lane]) | UInt64(idHigh[lane]) << 32 }
-          UnsafeMutableRawPointer(target.depths + o).storeBytes(of: z, as: SIMD8<Float>.self)
-        }
+        Self.evaluateFullBlock(p, age: a, into: target, at: o)
         o += 8
-        continue
-      }
-      for lane in 0..<8 where aliveLanes[lane] != 0 {
-        if let hidden = target.hidden, hidden[Int(cell[lane])] { continue }
-        emit(lane, at: o)
-        o += 1
+      } else {
+        o += Self.evaluatePartialBlock(p, age: a, alive: aliveLanes, into: target, at: o)
       }
     }
     return o - start
+  }
+
+  // The closed form, one formula per field, shared by both block paths so
+  // they give identical bits.
+
+  @inline(__always)
+  static func slot(_ p: UnsafeRawPointer, _ s: Int) -> SIMD8<Float> {
+    p.load(fromByteOffset: s * 32, as: SIMD8<Float>.self)
+  }
+
+  /// Coordinate `axis` (0, 1, 2) of p0 + v0·a + h·(a·a).
+  @inline(__always)
+  static func coordinate(_ p: UnsafeRawPointer, _ axis: Int, _ a: SIMD8<Float>) -> SIMD8<Float> {
+    slot(p, 4 + axis) + slot(p, 7 + axis) * a + slot(p, 10 + axis) * (a * a)
+  }
+
+  /// max(0, s0 + scaleSpeed·a).
+  @inline(__always)
+  static func scale(_ p: UnsafeRawPointer, _ a: SIMD8<Float>) -> SIMD8<Float> {
+    var s = slot(p, 13) + slot(p, 14) * a
+    s.replace(with: SIMD8(repeating: 0), where: s .< SIMD8(repeating: 0))
+    return s
+  }
+
+  /// Colour component `k`: c0 + speed·a clamped to [0, 1].
+  @inline(__always)
+  static func colorComponent(_ p: UnsafeRawPointer, _ k: Int, _ a: SIMD8<Float>) -> SIMD8<Float> {
+    var c = slot(p, 16 + k) + slot(p, 20 + k) * a
+    c.replace(with: SIMD8(repeating: 0), where: c .< SIMD8(repeating: 0))
+    c.replace(with: SIMD8(repeating: 1), where: c .> SIMD8(repeating: 1))
+    return c
+  }
+
+  /// min(a·(1/lifetime), 1 − 2⁻²⁴).
+  @inline(__always)
+  static func normalizedAge(_ p: UnsafeRawPointer, _ a: SIMD8<Float>) -> SIMD8<Float> {
+    var n = a * slot(p, 3)
+    let belowOne = SIMD8<Float>(repeating: 0x1.fffffep-1)
+    n.replace(with: belowOne, where: n .> belowOne)
+    return n
+  }
+
+  /// A block whose eight lanes are all drawn: each group of four fields is
+  /// computed, transposed with shuffles and stored as aligned 16-byte rows
+  /// before the next group is computed (few live registers, no spills of
+  /// the whole block).
+  @inline(__always)
+  static func evaluateFullBlock(_ p: UnsafeRawPointer, age a: SIMD8<Float>, into target: EvaluationTarget, at o: Int) {
+    let out = UnsafeMutableRawPointer(target.instances + o)
+    let x = coordinate(p, 0, a)
+    let y = coordinate(p, 1, a)
+    let z = coordinate(p, 2, a)
+    let s = scale(p, a)
+    storeRows(x, y, target.flattensDepth ? SIMD8(repeating: 0) : z, s, to: out, offset: 0)
+    if target.writesSortKeys {
+      UnsafeMutableRawPointer(target.depths + o).storeBytes(of: z, as: SIMD8<Float>.self)
+      let idLow = p.load(fromByteOffset: 30 * 32, as: SIMD8<UInt32>.self)
+      let idHigh = p.load(fromByteOffset: 31 * 32, as: SIMD8<UInt32>.self)
+      for lane in 0..<8 { target.ids[o + lane] = UInt64(idLow[lane]) | UInt64(idHigh[lane]) << 32 }
+    }
+    let rotation = slot(p, 15) * a
+    if let affines = target.affines {
+      let (sinR, cosR) = FastTrig.sinCos(rotation)
+      storeAffines(s * cosR, s * sinR, x, y, to: UnsafeMutableRawPointer(affines + o))
+    }
+    storeRows(
+      colorComponent(p, 0, a), colorComponent(p, 1, a), colorComponent(p, 2, a), colorComponent(p, 3, a),
+      to: out, offset: 16)
+    storeRows(slot(p, 24), slot(p, 25), slot(p, 26), slot(p, 27), to: out, offset: 32)
+    storeRows(rotation, normalizedAge(p, a), slot(p, 28), slot(p, 29), to: out, offset: 48)
+  }
+
+  /// A block with dead or hidden lanes: evaluate all lanes, write the drawn
+  /// ones one by one. Returns how many were written.
+  static func evaluatePartialBlock(
+    _ p: UnsafeRawPointer, age a: SIMD8<Float>, alive: SIMD8<Int64>, into target: EvaluationTarget, at start: Int
+  ) -> Int {
+    let x = coordinate(p, 0, a)
+    let y = coordinate(p, 1, a)
+    let z = coordinate(p, 2, a)
+    let s = scale(p, a)
+    let drawnZ = target.flattensDepth ? SIMD8(repeating: 0) : z
+    let rotation = slot(p, 15) * a
+    let r = colorComponent(p, 0, a)
+    let g = colorComponent(p, 1, a)
+    let bl = colorComponent(p, 2, a)
+    let al = colorComponent(p, 3, a)
+    let normalized = normalizedAge(p, a)
+    let (rx, ry, rw, rh) = (slot(p, 24), slot(p, 25), slot(p, 26), slot(p, 27))
+    let sprite = p.load(fromByteOffset: 28 * 32, as: SIMD8<UInt32>.self)
+    let cell = p.load(fromByteOffset: 29 * 32, as: SIMD8<UInt32>.self)
+    let idLow = p.load(fromByteOffset: 30 * 32, as: SIMD8<UInt32>.self)
+    let idHigh = p.load(fromByteOffset: 31 * 32, as: SIMD8<UInt32>.self)
+    var sinR = SIMD8<Float>(repeating: 0)
+    var cosR = SIMD8<Float>(repeating: 1)
+    if target.affines != nil { (sinR, cosR) = FastTrig.sinCos(rotation) }
+    let sc = s * cosR
+    let ss = s * sinR
+    var o = start
+    for lane in 0..<8 where alive[lane] != 0 {
+      if let hidden = target.hidden, hidden[Int(cell[lane])] { continue }
+      target.instances[o] = ParticleInstance(
+        x: x[lane], y: y[lane], z: drawnZ[lane], scale: s[lane],
+        color: SIMD4(r[lane], g[lane], bl[lane], al[lane]),
+        contentsRect: SIMD4(rx[lane], ry[lane], rw[lane], rh[lane]),
+        rotation: rotation[lane], normalizedAge: normalized[lane], sprite: sprite[lane], cell: cell[lane])
+      target.affines?[o] = AffineTransform2D(
+        a: sc[lane], b: ss[lane], c: -ss[lane], d: sc[lane], tx: x[lane], ty: y[lane])
+      if target.writesSortKeys {
+        target.ids[o] = UInt64(idLow[lane]) | UInt64(idHigh[lane]) << 32
+        target.depths[o] = z[lane]
+      }
+      o += 1
+    }
+    return o - start
+  }
+
+  /// Writes eight consecutive `AffineTransform2D`s (24 bytes each:
+  /// a, b, c, d, tx, ty) with a = d = `sc`, b = `ss`, c = −`ss`: per pair of
+  /// particles three 16-byte stores (a₀b₀c₀d₀)(tx₀ty₀a₁b₁)(c₁d₁tx₁ty₁).
+  ///
+  /// Invariant: `out` points at 8 writable transforms; stores are unaligned
+  /// (`storeBytes`), so any output index works.
+  @inline(__always)
+  static func storeAffines(
+    _ sc: SIMD8<Float>, _ ss: SIMD8<Float>, _ x: SIMD8<Float>, _ y: SIMD8<Float>, to out: UnsafeMutableRawPointer
+  ) {
+    @inline(__always) func four(
+      _ sc: SIMD4<Float>, _ ss: SIMD4<Float>, _ x: SIMD4<Float>, _ y: SIMD4<Float>, _ base: Int
+    ) {
+      // Rows (a, b, c, d) and (tx, ty, tx, ty) of lanes 0…3, by two transposes.
+      // c = −ss by flipping the sign bit, as scalar negation does (SIMD
+      // prefix minus computes 0 − x, which turns −0 into +0).
+      let negated = unsafeBitCast(
+        unsafeBitCast(ss, to: SIMD4<UInt32>.self) ^ SIMD4(repeating: 0x8000_0000), to: SIMD4<Float>.self)
+      let abcd = transpose(sc, ss, negated, sc)
+      let t = transpose(x, y, x, y)
+      @inline(__always) func pair(
+        _ r0: SIMD4<Float>, _ r1: SIMD4<Float>, _ t0: SIMD4<Float>, _ t1: SIMD4<Float>, _ at: Int
+      ) {
+        out.storeBytes(of: r0, toByteOffset: at, as: SIMD4<Float>.self)
+        out.storeBytes(of: SIMD4(lowHalf: t0.lowHalf, highHalf: r1.lowHalf), toByteOffset: at + 16, as: SIMD4<Float>.self)
+        out.storeBytes(of: SIMD4(lowHalf: r1.highHalf, highHalf: t1.lowHalf), toByteOffset: at + 32, as: SIMD4<Float>.self)
+      }
+      pair(abcd.0, abcd.1, t.0, t.1, base)
+      pair(abcd.2, abcd.3, t.2, t.3, base + 48)
+    }
+    four(sc.lowHalf, ss.lowHalf, x.lowHalf, y.lowHalf, 0)
+    four(sc.highHalf, ss.highHalf, x.highHalf, y.highHalf, 96)
+  }
+
+  /// Rows (a[l], b[l], c[l], d[l]) for l = 0…3: a 4×4 transpose by two
+  /// levels of unzipping, which lowers to shuffles.
+  @inline(__always)
+  static func transpose(
+    _ a: SIMD4<Float>, _ b: SIMD4<Float>, _ c: SIMD4<Float>, _ d: SIMD4<Float>
+  ) -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
+    let ab = SIMD8(lowHalf: a, highHalf: b)
+    let cd = SIMD8(lowHalf: c, highHalf: d)
+    let evens = SIMD8(lowHalf: ab.evenHalf, highHalf: cd.evenHalf)
+    let odds = SIMD8(lowHalf: ab.oddHalf, highHalf: cd.oddHalf)
+    return (evens.evenHalf, odds.evenHalf, evens.oddHalf, odds.oddHalf)
   }
 
   /// Writes field group `(a, b, c, d)` of eight consecutive instances: row l
@@ -175,20 +258,17 @@ extension ParticleStore {
     _ a: SIMD8<Float>, _ b: SIMD8<Float>, _ c: SIMD8<Float>, _ d: SIMD8<Float>,
     to out: UnsafeMutableRawPointer, offset: Int
   ) {
-    @inline(__always) func transpose(
+    @inline(__always) func four(
       _ a: SIMD4<Float>, _ b: SIMD4<Float>, _ c: SIMD4<Float>, _ d: SIMD4<Float>, _ base: Int
     ) {
-      let ab = SIMD8(lowHalf: a, highHalf: b)
-      let cd = SIMD8(lowHalf: c, highHalf: d)
-      let evens = SIMD8(lowHalf: ab.evenHalf, highHalf: cd.evenHalf)
-      let odds = SIMD8(lowHalf: ab.oddHalf, highHalf: cd.oddHalf)
-      out.storeBytes(of: evens.evenHalf, toByteOffset: base + offset, as: SIMD4<Float>.self)
-      out.storeBytes(of: odds.evenHalf, toByteOffset: base + 64 + offset, as: SIMD4<Float>.self)
-      out.storeBytes(of: evens.oddHalf, toByteOffset: base + 128 + offset, as: SIMD4<Float>.self)
-      out.storeBytes(of: odds.oddHalf, toByteOffset: base + 192 + offset, as: SIMD4<Float>.self)
+      let rows = transpose(a, b, c, d)
+      out.storeBytes(of: rows.0, toByteOffset: base + offset, as: SIMD4<Float>.self)
+      out.storeBytes(of: rows.1, toByteOffset: base + 64 + offset, as: SIMD4<Float>.self)
+      out.storeBytes(of: rows.2, toByteOffset: base + 128 + offset, as: SIMD4<Float>.self)
+      out.storeBytes(of: rows.3, toByteOffset: base + 192 + offset, as: SIMD4<Float>.self)
     }
-    transpose(a.lowHalf, b.lowHalf, c.lowHalf, d.lowHalf, 0)
-    transpose(a.highHalf, b.highHalf, c.highHalf, d.highHalf, 256)
+    four(a.lowHalf, b.lowHalf, c.lowHalf, d.lowHalf, 0)
+    four(a.highHalf, b.highHalf, c.highHalf, d.highHalf, 256)
   }
 
   /// The naive twin of the kernel for one record: the same formulas and
