@@ -65,137 +65,113 @@ extension ParticleStore {
   /// - Complexity: O(particles in `blocks`), no allocations.
   func evaluate(blocks: Range<Int>, at t: Double, into target: EvaluationTarget, start: Int) -> Int {
     let now = SIMD8<Double>(repeating: t)
+    let zero = SIMD8<Float>(repeating: 0)
+    let one = SIMD8<Float>(repeating: 1)
+    let belowOne = SIMD8<Float>(repeating: 0x1.fffffep-1)
     var o = start
     for b in blocks {
       let p = UnsafeRawPointer(base + b * Self.blockBytes)
+      // The closed form, one formula per field, shared by both block paths
+      // so they give identical bits. (Nested and always inlined: as separate
+      // functions the lane-wise comparisons stop being vectorised.)
+      @inline(__always) func slot(_ s: Int) -> SIMD8<Float> {
+        p.load(fromByteOffset: s * 32, as: SIMD8<Float>.self)
+      }
+      /// Coordinate `axis`: p0 + v0·a + h·(a·a).
+      @inline(__always) func coordinate(_ axis: Int, _ a: SIMD8<Float>, _ aa: SIMD8<Float>) -> SIMD8<Float> {
+        slot(4 + axis) + slot(7 + axis) * a + slot(10 + axis) * aa
+      }
+      /// max(0, s0 + scaleSpeed·a).
+      @inline(__always) func scale(_ a: SIMD8<Float>) -> SIMD8<Float> {
+        var s = slot(13) + slot(14) * a
+        s.replace(with: zero, where: s .< zero)
+        return s
+      }
+      /// Colour component `k`: c0 + speed·a clamped to [0, 1].
+      @inline(__always) func color(_ k: Int, _ a: SIMD8<Float>) -> SIMD8<Float> {
+        var c = slot(16 + k) + slot(20 + k) * a
+        c.replace(with: zero, where: c .< zero)
+        c.replace(with: one, where: c .> one)
+        return c
+      }
+      /// min(a·(1/lifetime), 1 − 2⁻²⁴).
+      @inline(__always) func normalizedAge(_ a: SIMD8<Float>) -> SIMD8<Float> {
+        var n = a * slot(3)
+        n.replace(with: belowOne, where: n .> belowOne)
+        return n
+      }
+
       let ageD = now - p.load(as: SIMD8<Double>.self)
-      let life = Self.slot(p, 2)
-      let aliveLanes = unsafeBitCast((ageD .>= 0) .& (ageD .< SIMD8<Double>(life)), to: SIMD8<Int64>.self)
+      let aliveLanes = unsafeBitCast((ageD .>= 0) .& (ageD .< SIMD8<Double>(slot(2))), to: SIMD8<Int64>.self)
       let a = SIMD8<Float>(ageD)
+      let aa = a * a
       let allAlive =
         (aliveLanes[0] & aliveLanes[1] & aliveLanes[2] & aliveLanes[3] & aliveLanes[4] & aliveLanes[5]
           & aliveLanes[6] & aliveLanes[7]) != 0
       if allAlive && target.hidden == nil {
-        Self.evaluateFullBlock(p, age: a, into: target, at: o)
+        // Every lane drawn: compute each group of four fields, transpose it
+        // with shuffles and store aligned 16-byte rows before computing the
+        // next group (few live registers).
+        let out = UnsafeMutableRawPointer(target.instances + o)
+        let x = coordinate(0, a, aa)
+        let y = coordinate(1, a, aa)
+        let z = coordinate(2, a, aa)
+        let s = scale(a)
+        Self.storeRows(x, y, target.flattensDepth ? zero : z, s, to: out, offset: 0)
+        if target.writesSortKeys {
+          UnsafeMutableRawPointer(target.depths + o).storeBytes(of: z, as: SIMD8<Float>.self)
+          let idLow = p.load(fromByteOffset: 30 * 32, as: SIMD8<UInt32>.self)
+          let idHigh = p.load(fromByteOffset: 31 * 32, as: SIMD8<UInt32>.self)
+          for lane in 0..<8 { target.ids[o + lane] = UInt64(idLow[lane]) | UInt64(idHigh[lane]) << 32 }
+        }
+        let rotation = slot(15) * a
+        if let affines = target.affines {
+          let (sinR, cosR) = FastTrig.sinCos(rotation)
+          Self.storeAffines(s * cosR, s * sinR, x, y, to: UnsafeMutableRawPointer(affines + o))
+        }
+        Self.storeRows(color(0, a), color(1, a), color(2, a), color(3, a), to: out, offset: 16)
+        Self.storeRows(slot(24), slot(25), slot(26), slot(27), to: out, offset: 32)
+        Self.storeRows(rotation, normalizedAge(a), slot(28), slot(29), to: out, offset: 48)
         o += 8
-      } else {
-        o += Self.evaluatePartialBlock(p, age: a, alive: aliveLanes, into: target, at: o)
+        continue
       }
-    }
-    return o - start
-  }
-
-  // The closed form, one formula per field, shared by both block paths so
-  // they give identical bits.
-
-  @inline(__always)
-  static func slot(_ p: UnsafeRawPointer, _ s: Int) -> SIMD8<Float> {
-    p.load(fromByteOffset: s * 32, as: SIMD8<Float>.self)
-  }
-
-  /// Coordinate `axis` (0, 1, 2) of p0 + v0·a + h·(a·a).
-  @inline(__always)
-  static func coordinate(_ p: UnsafeRawPointer, _ axis: Int, _ a: SIMD8<Float>) -> SIMD8<Float> {
-    slot(p, 4 + axis) + slot(p, 7 + axis) * a + slot(p, 10 + axis) * (a * a)
-  }
-
-  /// max(0, s0 + scaleSpeed·a).
-  @inline(__always)
-  static func scale(_ p: UnsafeRawPointer, _ a: SIMD8<Float>) -> SIMD8<Float> {
-    var s = slot(p, 13) + slot(p, 14) * a
-    s.replace(with: SIMD8(repeating: 0), where: s .< SIMD8(repeating: 0))
-    return s
-  }
-
-  /// Colour component `k`: c0 + speed·a clamped to [0, 1].
-  @inline(__always)
-  static func colorComponent(_ p: UnsafeRawPointer, _ k: Int, _ a: SIMD8<Float>) -> SIMD8<Float> {
-    var c = slot(p, 16 + k) + slot(p, 20 + k) * a
-    c.replace(with: SIMD8(repeating: 0), where: c .< SIMD8(repeating: 0))
-    c.replace(with: SIMD8(repeating: 1), where: c .> SIMD8(repeating: 1))
-    return c
-  }
-
-  /// min(a·(1/lifetime), 1 − 2⁻²⁴).
-  @inline(__always)
-  static func normalizedAge(_ p: UnsafeRawPointer, _ a: SIMD8<Float>) -> SIMD8<Float> {
-    var n = a * slot(p, 3)
-    let belowOne = SIMD8<Float>(repeating: 0x1.fffffep-1)
-    n.replace(with: belowOne, where: n .> belowOne)
-    return n
-  }
-
-  /// A block whose eight lanes are all drawn: each group of four fields is
-  /// computed, transposed with shuffles and stored as aligned 16-byte rows
-  /// before the next group is computed (few live registers, no spills of
-  /// the whole block).
-  @inline(__always)
-  static func evaluateFullBlock(_ p: UnsafeRawPointer, age a: SIMD8<Float>, into target: EvaluationTarget, at o: Int) {
-    let out = UnsafeMutableRawPointer(target.instances + o)
-    let x = coordinate(p, 0, a)
-    let y = coordinate(p, 1, a)
-    let z = coordinate(p, 2, a)
-    let s = scale(p, a)
-    storeRows(x, y, target.flattensDepth ? SIMD8(repeating: 0) : z, s, to: out, offset: 0)
-    if target.writesSortKeys {
-      UnsafeMutableRawPointer(target.depths + o).storeBytes(of: z, as: SIMD8<Float>.self)
+      // Dead or hidden lanes: evaluate every lane, write the drawn ones.
+      let x = coordinate(0, a, aa)
+      let y = coordinate(1, a, aa)
+      let z = coordinate(2, a, aa)
+      let s = scale(a)
+      let drawnZ = target.flattensDepth ? zero : z
+      let rotation = slot(15) * a
+      let r = color(0, a)
+      let g = color(1, a)
+      let bl = color(2, a)
+      let al = color(3, a)
+      let normalized = normalizedAge(a)
+      let (rx, ry, rw, rh) = (slot(24), slot(25), slot(26), slot(27))
+      let sprite = p.load(fromByteOffset: 28 * 32, as: SIMD8<UInt32>.self)
+      let cell = p.load(fromByteOffset: 29 * 32, as: SIMD8<UInt32>.self)
       let idLow = p.load(fromByteOffset: 30 * 32, as: SIMD8<UInt32>.self)
       let idHigh = p.load(fromByteOffset: 31 * 32, as: SIMD8<UInt32>.self)
-      for lane in 0..<8 { target.ids[o + lane] = UInt64(idLow[lane]) | UInt64(idHigh[lane]) << 32 }
-    }
-    let rotation = slot(p, 15) * a
-    if let affines = target.affines {
-      let (sinR, cosR) = FastTrig.sinCos(rotation)
-      storeAffines(s * cosR, s * sinR, x, y, to: UnsafeMutableRawPointer(affines + o))
-    }
-    storeRows(
-      colorComponent(p, 0, a), colorComponent(p, 1, a), colorComponent(p, 2, a), colorComponent(p, 3, a),
-      to: out, offset: 16)
-    storeRows(slot(p, 24), slot(p, 25), slot(p, 26), slot(p, 27), to: out, offset: 32)
-    storeRows(rotation, normalizedAge(p, a), slot(p, 28), slot(p, 29), to: out, offset: 48)
-  }
-
-  /// A block with dead or hidden lanes: evaluate all lanes, write the drawn
-  /// ones one by one. Returns how many were written.
-  static func evaluatePartialBlock(
-    _ p: UnsafeRawPointer, age a: SIMD8<Float>, alive: SIMD8<Int64>, into target: EvaluationTarget, at start: Int
-  ) -> Int {
-    let x = coordinate(p, 0, a)
-    let y = coordinate(p, 1, a)
-    let z = coordinate(p, 2, a)
-    let s = scale(p, a)
-    let drawnZ = target.flattensDepth ? SIMD8(repeating: 0) : z
-    let rotation = slot(p, 15) * a
-    let r = colorComponent(p, 0, a)
-    let g = colorComponent(p, 1, a)
-    let bl = colorComponent(p, 2, a)
-    let al = colorComponent(p, 3, a)
-    let normalized = normalizedAge(p, a)
-    let (rx, ry, rw, rh) = (slot(p, 24), slot(p, 25), slot(p, 26), slot(p, 27))
-    let sprite = p.load(fromByteOffset: 28 * 32, as: SIMD8<UInt32>.self)
-    let cell = p.load(fromByteOffset: 29 * 32, as: SIMD8<UInt32>.self)
-    let idLow = p.load(fromByteOffset: 30 * 32, as: SIMD8<UInt32>.self)
-    let idHigh = p.load(fromByteOffset: 31 * 32, as: SIMD8<UInt32>.self)
-    var sinR = SIMD8<Float>(repeating: 0)
-    var cosR = SIMD8<Float>(repeating: 1)
-    if target.affines != nil { (sinR, cosR) = FastTrig.sinCos(rotation) }
-    let sc = s * cosR
-    let ss = s * sinR
-    var o = start
-    for lane in 0..<8 where alive[lane] != 0 {
-      if let hidden = target.hidden, hidden[Int(cell[lane])] { continue }
-      target.instances[o] = ParticleInstance(
-        x: x[lane], y: y[lane], z: drawnZ[lane], scale: s[lane],
-        color: SIMD4(r[lane], g[lane], bl[lane], al[lane]),
-        contentsRect: SIMD4(rx[lane], ry[lane], rw[lane], rh[lane]),
-        rotation: rotation[lane], normalizedAge: normalized[lane], sprite: sprite[lane], cell: cell[lane])
-      target.affines?[o] = AffineTransform2D(
-        a: sc[lane], b: ss[lane], c: -ss[lane], d: sc[lane], tx: x[lane], ty: y[lane])
-      if target.writesSortKeys {
-        target.ids[o] = UInt64(idLow[lane]) | UInt64(idHigh[lane]) << 32
-        target.depths[o] = z[lane]
+      var sinR = zero
+      var cosR = one
+      if target.affines != nil { (sinR, cosR) = FastTrig.sinCos(rotation) }
+      let sc = s * cosR
+      let ss = s * sinR
+      for lane in 0..<8 where aliveLanes[lane] != 0 {
+        if let hidden = target.hidden, hidden[Int(cell[lane])] { continue }
+        target.instances[o] = ParticleInstance(
+          x: x[lane], y: y[lane], z: drawnZ[lane], scale: s[lane],
+          color: SIMD4(r[lane], g[lane], bl[lane], al[lane]),
+          contentsRect: SIMD4(rx[lane], ry[lane], rw[lane], rh[lane]),
+          rotation: rotation[lane], normalizedAge: normalized[lane], sprite: sprite[lane], cell: cell[lane])
+        target.affines?[o] = AffineTransform2D(
+          a: sc[lane], b: ss[lane], c: -ss[lane], d: sc[lane], tx: x[lane], ty: y[lane])
+        if target.writesSortKeys {
+          target.ids[o] = UInt64(idLow[lane]) | UInt64(idHigh[lane]) << 32
+          target.depths[o] = z[lane]
+        }
+        o += 1
       }
-      o += 1
     }
     return o - start
   }
