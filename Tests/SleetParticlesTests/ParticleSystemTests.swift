@@ -266,7 +266,7 @@ struct ParticleSystemTests {
 
   @Test func budgetRejectsWithThePeakOrCapsOldestFirst() throws {
     let effect = testEffect([testCell("c", birthRate: 1000, lifetime: 2)])
-    #expect(throws: ParticleSystemError.budgetExceeded(peak: 2001, budget: 500)) {
+    #expect(throws: ParticleSystemError.budgetExceeded(peak: 2000, budget: 500)) {
       try ParticleSystem(effect: effect, configuration: .init(budget: 500))
     }
     let capped = try ParticleSystem(effect: effect, configuration: .init(budget: 500, overflowPolicy: .capOldestFirst))
@@ -276,7 +276,7 @@ struct ParticleSystemTests {
     #expect(capped.particles().map(\.id).min() == 1000)
     for n in 1...30 { capped.advance(to: 1.5 + Double(n) / 60) }
     #expect(capped.liveCount == 500)
-    #expect(try ParticleSystem(effect: effect, configuration: .init(budget: 2001)).peakLiveParticles == 2001)
+    #expect(try ParticleSystem(effect: effect, configuration: .init(budget: 2000)).peakLiveParticles == 2000)
   }
 
   @Test func kernelMatchesItsNaiveTwinBitForBit() throws {

@@ -119,14 +119,17 @@ struct CellNode: Sendable {
   var duration: Double
   var schedule: BirthSchedule
 
-  var maximumLifetime: Double {
+  var maximumLifetime: Double { exactMaximumLifetime * (1 + 1e-5) + 1e-9 }
+
+  /// The largest lifetime in exact arithmetic (no margin), for peak bounds.
+  var exactMaximumLifetime: Double {
     var m = 0.0
     for p in parameters where p.birthRate > 0 {
       let lo = Double(p.lifetime) - Double(abs(p.lifetimeRange)) / 2
       let hi = Double(p.lifetime) + Double(abs(p.lifetimeRange)) / 2
       m = Swift.max(m, lo * Double(p.lifetimeMultiplier), hi * Double(p.lifetimeMultiplier))
     }
-    return m * (1 + 1e-5) + 1e-9
+    return m
   }
 
   var windowEndOffset: Double { duration > 0 ? beginTime + duration : .infinity }

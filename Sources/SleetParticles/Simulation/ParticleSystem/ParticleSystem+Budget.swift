@@ -2,8 +2,9 @@ extension ParticleSystem {
   /// An upper bound on the particles of `tree` alive at once.
   ///
   /// For a top-level cell with maximum rate R (over all segments, layer
-  /// multiplier included) and maximum lifetime L: min(⌊R·L⌋ + 1, births in its
-  /// window). For a sub-cell S of cell P: each parent emits at most
+  /// multiplier included) and maximum lifetime L: the live particles were born
+  /// in a half-open interval of length L, over which ∫rate ≤ R·L, so at most
+  /// ⌈R·L⌉ integer crossings; and at most the births of its window. For a sub-cell S of cell P: each parent emits at most
   /// m = ⌈R_S·w⌉ particles (w = the emission window, at most P's lifetime),
   /// and the sub-particles alive at t come from parents born in the last
   /// L_S + w seconds, so peak_S ≤ (B_P·(L_S + w) + 1)·m, where B_P bounds P's
@@ -14,11 +15,11 @@ extension ParticleSystem {
     var total = 0.0
     for node in tree.nodes {
       let rate = node.schedule.maximumRate
-      let life = node.maximumLifetime
+      let life = node.exactMaximumLifetime
       guard rate > 0, life > 0 else { continue }
       var peak: Double
       if let parent = node.parent {
-        let parentLife = tree.nodes[parent].maximumLifetime
+        let parentLife = tree.nodes[parent].exactMaximumLifetime
         let windowEnd = Swift.min(node.windowEndOffset, parentLife)
         let window = Swift.max(0, windowEnd - node.beginTime)
         let perParent = (rate * window).rounded(.up)
@@ -26,7 +27,7 @@ extension ParticleSystem {
         peak = (birthsPerSecond[parent] * (life + window) + 1) * perParent
       } else {
         birthsPerSecond[node.number] = rate
-        peak = (rate * life).rounded(.down) + 1
+        peak = (rate * life).rounded(.up)
         if node.duration > 0 { peak = Swift.min(peak, (rate * node.duration).rounded(.up) + 1) }
       }
       total += peak
