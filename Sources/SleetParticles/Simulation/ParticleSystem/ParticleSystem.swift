@@ -115,7 +115,7 @@ public final class ParticleSystem {
     var live: [BirthRecord] = []
     for node in tree.nodes.indices {
       forEachBirth(node: node, after: t - tree.maximumLifetime(node), through: t) { r in
-        if r.isAlive(at: t) { live.append(r) }
+        if r.isAlive(at: t) { self.collect(r, into: &live) }
       }
     }
     live.sort(by: Self.precedes)
@@ -142,7 +142,7 @@ public final class ParticleSystem {
     born.removeAll(keepingCapacity: true)
     for node in tree.nodes.indices {
       forEachBirth(node: node, after: previous, through: t) { r in
-        if r.isAlive(at: t) { born.append(r) }
+        if r.isAlive(at: t) { self.collect(r, into: &born) }
       }
     }
     Self.insertionSort(&born)
@@ -166,6 +166,19 @@ public final class ParticleSystem {
       }
     }
     localTime = t
+  }
+
+  /// Appends `r` to `records`. When capping, memory stays bounded: at twice
+  /// the budget the list is sorted and cut to the newest `budget`, which
+  /// cannot drop anything the final cut would keep (each dropped record
+  /// already has `budget` newer ones).
+  private func collect(_ r: BirthRecord, into records: inout [BirthRecord]) {
+    records.append(r)
+    let budget = configuration.budget
+    if configuration.overflowPolicy == .capOldestFirst && records.count >= 2 * budget {
+      records.sort(by: Self.precedes)
+      records.removeFirst(records.count - budget)
+    }
   }
 
   /// Counts the live particles and compacts the store when a quarter of it
