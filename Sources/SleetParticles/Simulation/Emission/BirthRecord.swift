@@ -210,7 +210,7 @@ enum BirthSampler {
   }
 
   private static func sample(
-    _ p: CellParameters, node: Int, key: UInt32, seed: UInt32, id: UInt64, birthTime: Double,
+    _ p: borrowing CellParameters, node: Int, key: UInt32, seed: UInt32, id: UInt64, birthTime: Double,
     origin: SIMD3<Float>?, axis: SIMD3<Float>, inheritedScale: Float, inheritedColor: SIMD4<Float>
   ) -> BirthRecord? {
     let (u0, u1, u2, u3) = attributeUniforms(RandomStream(seed: UInt64(seed) | UInt64(key) << 32, stream: id))
@@ -222,11 +222,14 @@ enum BirthSampler {
     let spin = (p.spin + (u0.w - 0.5) * p.spinRange) * p.spinMultiplier
     let color = (p.color + (u1 - 0.5) * p.colorRange) * inheritedColor
     let direction = Emission.cone(axis: axis, angles: p.angles, u: u2.x, v: u2.y)
-    let position =
-      origin
-      ?? Emission.position(
+    let position: SIMD3<Float>
+    if let origin {
+      position = origin
+    } else {
+      position = Emission.position(
         shape: p.layer.shape, mode: p.layer.mode, center: p.layer.position, size: p.layer.size,
         depth: p.layer.depth, u: SIMD4(u2.z, u2.w, u3.x, u3.y))
+    }
     return BirthRecord(
       id: id, cell: UInt32(node), birthTime: birthTime, lifetime: lifetime, position: position,
       velocity: direction * speed, halfAcceleration: p.halfAcceleration, scale: scale,
