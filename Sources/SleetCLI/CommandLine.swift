@@ -64,6 +64,8 @@ public enum SleetCommandLine {
     ValidateCommand.self,
     ShatterPlanCommand.self,
     ShatterFrameCommand.self,
+    ParticlesDumpCommand.self,
+    ParticlesStatsCommand.self,
   ]
 
   /// Runs `sleet` with `arguments` (without the program name) and returns the
