@@ -66,6 +66,9 @@ public enum SleetCommandLine {
     ShatterFrameCommand.self,
     ParticlesDumpCommand.self,
     ParticlesStatsCommand.self,
+    RenderCommand.self,
+    ShatterRenderCommand.self,
+    DemoCommand.self,
   ]
 
   /// Runs `sleet` with `arguments` (without the program name) and returns the
