@@ -15,7 +15,7 @@ struct DemoCommand: SleetCommand {
       NAME-sheet.png    a contact sheet: 8 frames with their times
       index.html        a page showing all of them
     Each preset starts at a time where it is in full swing (snow, for
-    example, needs about 20 s to fill the screen; seeking there costs only
+    example, needs about 45 s to fill the screen; seeking there costs only
     the particles alive then). Prints what it wrote and how long it took.
 
     options:
@@ -30,10 +30,10 @@ struct DemoCommand: SleetCommand {
   /// the animation's length, in seconds. Presets not listed start at 1 s and
   /// run 3 s.
   static let schedule: [String: (start: Double, duration: Double)] = [
-    "snow": (20, 4),
+    "snow": (45, 4),
     "rain": (2, 2),
-    "confetti": (1, 4),
-    "fireworks": (1.5, 4),
+    "confetti": (3, 4),
+    "fireworks": (2.5, 4),
     "likeBurst": (0, 1.5),
     "sparkle": (1, 3),
   ]
