@@ -81,8 +81,11 @@ struct DemoCommand: SleetCommand {
     let second = DemoPicture.second.image(width: canvas.pixelWidth, height: canvas.pixelHeight)
     for style in ShatterStyle.allCases where only?.contains(style.rawValue) ?? true {
       let effectClock = Stopwatch()
+      // The container is the image in points (at most a pixel larger than
+      // 390×844 pt), so pictures and pieces share one pixel grid.
       let scene = ShatterScene(
-        transition: ShatterTransition(style: style, width: canvas.width, height: canvas.height, seed: 1),
+        transition: ShatterTransition(
+          style: style, width: Double(canvas.pixelWidth) / scale, height: Double(canvas.pixelHeight) / scale, seed: 1),
         from: first, to: second, pixelsPerPoint: scale)
       let times = scene.times(fps: fps, hold: 0.5)
       let frames = scene.render(times: times)
