@@ -72,3 +72,44 @@ struct DemoCommandTests {
     #expect(DemoCommand.escape("a<b & \"c\">") == "a&lt;b &amp; &quot;c&quot;&gt;")
   }
 }
+
+@Suite("README")
+struct ReadmeTourTests {
+  /// The "A short tour" snippet of README.md, verbatim except that it writes
+  /// into a temporary folder: it must compile against the real API and run.
+  @Test func shortTourRuns() throws {
+    let folder = makeTemporaryFolder()
+    defer { removeTree(folder) }
+
+    // The snow of the reference article, for a 390-point-wide screen.
+    let snow = try Effect.preset(named: "snow", parameters: ["width": 390])
+    let system = try ParticleSystem(effect: snow)
+    var frame = ParticleFrame()
+    system.seek(to: 45)  // any time; costs only the particles alive then
+    system.render(into: &frame)  // reuse the frame every tick (advance(to:) steps)
+    for particle in frame.instances { _ = (particle.x, particle.y, particle.scale, particle.color) }
+
+    // Apple's checkerboard transition for a 390×844 container.
+    let plan = CheckerboardPlan(width: 390, height: 844, direction: .push)
+    print(plan.endTime)  // 2.892… s: 10×22 tiles of 39 pt
+    let transition = ShatterTransition(CheckerboardTransition(plan: plan))
+    let pieces = transition.frame(at: 1.2)  // per tile: corners, face, opacity, depth
+
+    // Draw both with the preview renderer and write PNGs.
+    let renderer = Renderer(pixelsPerPoint: 1)
+    var image = RGBAImage(width: 390, height: 844, background: .black)
+    try renderer.render(frame, into: &image, sprites: SpriteLibrary(pixelsPerPoint: 1))
+    try PNGFile.write(image, to: folder + "/snow.png")
+    renderer.render(
+      pieces, from: DemoPicture.first.image(width: 390, height: 844),
+      to: DemoPicture.second.image(width: 390, height: 844), into: &image)
+    try PNGFile.write(image, to: folder + "/checkerboard.png")
+
+    // What the comments claim.
+    #expect(!frame.instances.isEmpty)
+    #expect(abs(plan.endTime - 2.8925) < 1e-4 && plan.columns == 10 && plan.rows == 22 && plan.slice == 39)
+    #expect(pieces.count == 220)
+    #expect(folderEntries(folder) == ["checkerboard.png", "snow.png"])
+    #expect(try PNGFile.read(path: folder + "/snow.png").width == 390)
+  }
+}
