@@ -43,7 +43,9 @@ struct DemoCommandTests {
     let r = runSleet(["demo", "--out", folder, "--scale", "0.1", "--fps", "2", "--only", "likeBurst,explode"])
     #expect(r.status == 0, "\(r.err)")
     #expect(
-      folderEntries(folder) == ["explode-sheet.png", "explode.apng", "index.html", "likeBurst-sheet.png", "likeBurst.apng"])
+      folderEntries(folder) == [
+        "explode-sheet.png", "explode.apng", "index.html", "likeBurst-sheet.png", "likeBurst.apng",
+      ])
   }
 
   @Test func badOptionsAreUsageErrors() {

@@ -1,5 +1,6 @@
 import Glibc
 import SleetKit
+import Synchronization
 import Testing
 
 @testable import SleetCLI
@@ -51,7 +52,9 @@ func fileBytes(_ path: String) -> [UInt8]? {
 /// delays (numerator, denominator); nil when the bytes are not a PNG.
 func apngSummary(_ bytes: [UInt8]) -> (types: [String], frames: Int, delays: [(UInt16, UInt16)])? {
   guard bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) else { return nil }
-  func u32(_ i: Int) -> Int { Int(bytes[i]) << 24 | Int(bytes[i + 1]) << 16 | Int(bytes[i + 2]) << 8 | Int(bytes[i + 3]) }
+  func u32(_ i: Int) -> Int {
+    Int(bytes[i]) << 24 | Int(bytes[i + 1]) << 16 | Int(bytes[i + 2]) << 8 | Int(bytes[i + 3])
+  }
   func u16(_ i: Int) -> UInt16 { UInt16(bytes[i]) << 8 | UInt16(bytes[i + 1]) }
   var types: [String] = []
   var frames = 0
@@ -93,7 +96,8 @@ struct RenderCommandTests {
     // likeBurst at t = 5 has no live particles: the frame is the background.
     for (name, value) in [("hex", "#3366ccff"), ("list", "0.2,0.4,0.8,1")] {
       let r = runSleet([
-        "render", "likeBurst", "--size", "20x10", "--time", "5", "--background", value, "--out", "\(folder)/\(name).png",
+        "render", "likeBurst", "--size", "20x10", "--time", "5", "--background", value, "--out",
+        "\(folder)/\(name).png",
       ])
       #expect(r.status == 0, "\(r.err)")
     }
@@ -168,6 +172,27 @@ struct RenderCommandTests {
     }
   }
 
+  @Test func progressGoesToStderrOnlyOnATerminal() throws {
+    let folder = makeTemporaryFolder()
+    defer { removeTree(folder) }
+    let arguments = [
+      "render", "sparkle", "--size", "20x20", "--duration", "2", "--fps", "20", "--out", folder + "/s.apng",
+    ]
+    let quiet = runSleet(arguments)
+    #expect(quiet.status == 0 && quiet.err.isEmpty)
+    let out = Mutex(""), err = Mutex("")
+    let status = SleetCommandLine.run(
+      arguments,
+      output: CommandOutput(
+        standardOutput: { s in out.withLock { $0 += s } }, standardError: { s in err.withLock { $0 += s } },
+        errorIsTerminal: true))
+    #expect(status == 0)
+    let progress = err.withLock { $0 }
+    // 40 frames in batches of 32.
+    #expect(progress == "\rrender: frame 32/40\rrender: frame 40/40\n")
+    #expect(out.withLock { $0 }.hasPrefix("wrote \(folder)/s.apng"))
+  }
+
   @Test func unwritableFileIsAFailure() {
     let r = runSleet(["render", "snow", "--size", "10x10", "--out", "/nonexistent-sleet/x.png"])
     #expect(r.status == 1)
@@ -198,8 +223,10 @@ struct RenderCommandTests {
     let b = try PNGFile.read(path: folder + "/b.png").straightRGBA8()
     func still(_ time: String, _ extra: [String] = []) throws -> [UInt8] {
       let r = runSleet(
-        ["shatter", "render", "--from", folder + "/a.png", "--to", folder + "/b.png", "--time", time,
-         "--out", folder + "/still.png"] + extra)
+        [
+          "shatter", "render", "--from", folder + "/a.png", "--to", folder + "/b.png", "--time", time,
+          "--out", folder + "/still.png",
+        ] + extra)
       #expect(r.status == 0, "\(r.err)")
       return try PNGFile.read(path: folder + "/still.png").straightRGBA8()
     }
@@ -237,7 +264,9 @@ struct RenderCommandTests {
       "--out", folder + "/frames",
     ])
     #expect(frames.status == 0, "\(frames.err)")
-    #expect(folderEntries(folder + "/frames").count == Int((CheckerboardPlan(width: 40, height: 30).endTime * 4).rounded(.up)) + 1)
+    #expect(
+      folderEntries(folder + "/frames").count == Int((CheckerboardPlan(width: 40, height: 30).endTime * 4).rounded(.up))
+        + 1)
   }
 
   @Test func shatterInputErrorsNameTheFlag() throws {
@@ -249,7 +278,10 @@ struct RenderCommandTests {
     let cases: [([String], String)] = [
       (base + ["--to", folder + "/b.png"], "--from A.png is required"),
       (base + ["--from", folder + "/a.png"], "--to B.png is required"),
-      (base + ["--from", folder + "/missing.png", "--to", folder + "/b.png"], "--from: cannot read \(folder)/missing.png"),
+      (
+        base + ["--from", folder + "/missing.png", "--to", folder + "/b.png"],
+        "--from: cannot read \(folder)/missing.png"
+      ),
       (base + ["--from", folder + "/a.png", "--to", folder + "/wide.png"], "--from and --to must have the same size"),
       (base + ["--from", folder + "/a.png", "--to", folder + "/b.png", "--style", "melt"], "--style"),
       (base + ["--from", folder + "/a.png", "--to", folder + "/b.png", "--direction", "up"], "--direction"),

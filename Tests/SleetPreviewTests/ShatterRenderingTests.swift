@@ -55,7 +55,8 @@ struct ShatterRenderingTests {
     for i in [0, 7, frame.count - 1] {
       let p = frame.piece(i)
       #expect(quads[i].corners.topLeft == p.corners.0 || (quads[i].corners.topLeft.x.isNaN && p.corners.0.x.isNaN))
-      #expect(quads[i].corners.bottomLeft == p.corners.3 || (quads[i].corners.bottomLeft.x.isNaN && p.corners.3.x.isNaN))
+      #expect(
+        quads[i].corners.bottomLeft == p.corners.3 || (quads[i].corners.bottomLeft.x.isNaN && p.corners.3.x.isNaN))
       #expect(quads[i].textureCorners.bottomRight == p.textureCorners.2)
       #expect(quads[i].texture == Int(p.face.rawValue))
       #expect(quads[i].opacity == p.opacity && quads[i].z == p.depth)

@@ -57,7 +57,8 @@ struct DemoCommand: SleetCommand {
     if let list = try arguments.option("only") {
       let names = list.split(separator: ",").map(String.init)
       for name in names where !presets.contains(name) && !styles.contains(name) {
-        throw .usage("--only: no preset or shatter style named '\(name)' (\((presets + styles).joined(separator: ", ")))")
+        throw .usage(
+          "--only: no preset or shatter style named '\(name)' (\((presets + styles).joined(separator: ", ")))")
       }
       only = Set(names)
     }
@@ -89,10 +90,12 @@ struct DemoCommand: SleetCommand {
         from: first, to: second, pixelsPerPoint: scale)
       let times = scene.times(fps: fps, hold: 0.5)
       let frames = scene.render(times: times)
-      try write(style.rawValue, frames: frames, times: times, fps: fps, into: folder, output: output, clock: effectClock)
+      try write(
+        style.rawValue, frames: frames, times: times, fps: fps, into: folder, output: output, clock: effectClock)
       let caption =
         switch style {
-        case .checkerboard: "Apple's checkerboard view-controller transition (push): tiles flip diagonally across the screen"
+        case .checkerboard:
+          "Apple's checkerboard view-controller transition (push): tiles flip diagonally across the screen"
         case .explode: "Explode: the picture breaks into squares that fly apart and fade, uncovering the next one"
         case .glassBreak: "Glass break: the picture shatters into irregular shards that fall away"
         }
@@ -106,7 +109,8 @@ struct DemoCommand: SleetCommand {
     }
     output.print("wrote \(index)")
     output.print(
-      "demo: \(entries.count) effects, \(canvas.pixelWidth)×\(canvas.pixelHeight) px at \(fps) fps, in \(clock.elapsedText)")
+      "demo: \(entries.count) effects, \(canvas.pixelWidth)×\(canvas.pixelHeight) px at \(fps) fps, in \(clock.elapsedText)"
+    )
   }
 
   /// Writes `NAME.apng` and `NAME-sheet.png` and reports them.

@@ -243,7 +243,8 @@ enum RenderOutput {
         for start in stride(from: 0, to: times.count, by: batchSize) {
           let frames = try render(Array(times[start..<Swift.min(times.count, start + batchSize)]))
           if encoder == nil { encoder = APNGEncoder(width: frames[0].width, height: frames[0].height) }
-          encoder!.append(contentsOf: frames, delays: Array(repeating: FrameDelay(framesPerSecond: fps), count: frames.count))
+          encoder!.append(
+            contentsOf: frames, delays: Array(repeating: FrameDelay(framesPerSecond: fps), count: frames.count))
           progress.advance(by: frames.count)
         }
         try encoder!.write(to: path)
@@ -301,7 +302,9 @@ final class Progress: Sendable {
 
   func advance(by frames: Int) {
     guard output.errorIsTerminal else { return }
-    let n = done.withLock { $0 += frames; return $0 }
+    let n = done.withLock {
+      $0 += frames; return $0
+    }
     output.standardError("\r\(label): frame \(n)/\(total)")
   }
 

@@ -1,10 +1,10 @@
+import SleetParticles
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
-
-import SleetParticles
 
 // File-scope wrapper: inside `AtomicFile`, `read` names its own method.
 private func _systemRead(_ fd: Int32, _ bytes: UnsafeMutableRawPointer, _ count: Int) -> Int {

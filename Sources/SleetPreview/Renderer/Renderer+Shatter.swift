@@ -38,7 +38,8 @@ extension Renderer {
       image.clear(toPremultiplied: .zero)
       let container = Quad2D(
         x: 0, y: 0, width: Float(frame.containerWidth), height: Float(frame.containerHeight))
-      render([TexturedQuad(corners: container, texture: Int(ShatterFace.to.rawValue))], textures: textures, into: &image)
+      render(
+        [TexturedQuad(corners: container, texture: Int(ShatterFace.to.rawValue))], textures: textures, into: &image)
     }
     render(Renderer.quads(for: frame), textures: textures, into: &image)
   }
