@@ -84,4 +84,20 @@ struct ShatterRenderingTests {
     #expect(render(t, at: t.endTime + 1).straightRGBA8() == to.straightRGBA8())
     #expect(render(t, at: 0).straightRGBA8() == from.straightRGBA8())
   }
+
+  @Test func snapshotsAtTwicePixelDensityAreReproducedAtTheEnds() {
+    // A 40 × 30 pt container drawn at 2 px/pt with 80 × 60 px snapshots:
+    // texture corners are normalised, so each pixel maps back onto its texel.
+    let transition = checkerboard()
+    let from2 = DemoPicture.first.image(width: 80, height: 60)
+    let to2 = DemoPicture.second.image(width: 80, height: 60)
+    var image = RGBAImage(width: 80, height: 60)
+    let renderer = Renderer(pixelsPerPoint: 2)
+    renderer.render(transition.frame(at: 0), from: from2, to: to2, into: &image)
+    let startsAsFrom = image.straightRGBA8() == from2.straightRGBA8()
+    #expect(startsAsFrom)
+    renderer.render(transition.frame(at: transition.endTime), from: from2, to: to2, into: &image)
+    let endsAsTo = image.straightRGBA8() == to2.straightRGBA8()
+    #expect(endsAsTo)
+  }
 }
