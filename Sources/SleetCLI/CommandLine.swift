@@ -64,6 +64,11 @@ public enum SleetCommandLine {
     ValidateCommand.self,
     ShatterPlanCommand.self,
     ShatterFrameCommand.self,
+    ParticlesDumpCommand.self,
+    ParticlesStatsCommand.self,
+    RenderCommand.self,
+    ShatterRenderCommand.self,
+    DemoCommand.self,
   ]
 
   /// Runs `sleet` with `arguments` (without the program name) and returns the

@@ -1,0 +1,225 @@
+import SleetMath
+
+/// The cells of an effect flattened depth-first, each with its definition in
+/// every *segment* of the timeline (the stretches between key-path change
+/// times), ready for the birth sampler.
+///
+/// Cell numbers are depth-first indices (top-level cell 0, its sub-cells, then
+/// top-level cell 1, …); they appear in particle ids and index
+/// ``ParticleFrame/cellPaths``. The tree's shape is the shape of the effect's
+/// emitter at time 0: key-path changes alter properties, not structure.
+struct CellTree: Sendable {
+  /// Start of every segment; the first is −∞. Segment j uses
+  /// `effect.emitter(at: segmentStarts[j])` (the initial emitter for j = 0).
+  var segmentStarts: [Double]
+  var nodes: [CellNode]
+  /// Numbers of the top-level cells.
+  var roots: [Int]
+  /// Every sprite referenced by any cell in any segment.
+  var sprites: [SpriteReference]
+  /// Layer-level settings per segment.
+  var layers: [LayerParameters]
+
+  init(effect: Effect) {
+    let times = effect.changeTimes
+    segmentStarts = [-.infinity] + times
+    let emitters = [effect.emitter] + times.map { effect.emitter(at: $0) }
+    nodes = []
+    roots = []
+    sprites = []
+    layers = emitters.map(LayerParameters.init)
+    var spriteIndex: [SpriteReference: UInt32] = [:]
+    func sprite(_ reference: SpriteReference?) -> UInt32 {
+      guard let reference else { return ParticleInstance.noSprite }
+      if let i = spriteIndex[reference] { return i }
+      let i = UInt32(sprites.count)
+      sprites.append(reference)
+      spriteIndex[reference] = i
+      return i
+    }
+    func lookup(_ emitter: Emitter, _ indexPath: [Int]) -> EmitterCell? {
+      var cells = emitter.emitterCells
+      var cell: EmitterCell?
+      for i in indexPath {
+        guard i < cells.count else { return nil }
+        cell = cells[i]
+        cells = cells[i].emitterCells
+      }
+      return cell
+    }
+    func add(_ cell: EmitterCell, indexPath: [Int], parent: Int?, parentPath: String?) {
+      let number = nodes.count
+      let name = cell.name ?? "#\(indexPath.last!)"
+      let path = parentPath.map { "\($0).\(name)" } ?? name
+      var perSegment: [CellParameters] = []
+      for (j, emitter) in emitters.enumerated() {
+        let snapshot = lookup(emitter, indexPath)
+        perSegment.append(
+          CellParameters(
+            cell: snapshot ?? cell, exists: snapshot != nil, layer: layers[j],
+            sprite: sprite(snapshot?.contents)))
+      }
+      let node = CellNode(
+        number: number, path: path, parent: parent, children: [],
+        key: CellNode.hash(path), parameters: perSegment,
+        beginTime: cell.beginTime, duration: cell.duration,
+        schedule: BirthSchedule(
+          segmentStarts: segmentStarts, rates: perSegment.map { Double($0.birthRate) }))
+      nodes.append(node)
+      if let parent { nodes[parent].children.append(number) } else { roots.append(number) }
+      for (i, sub) in cell.emitterCells.enumerated() {
+        add(sub, indexPath: indexPath + [i], parent: number, parentPath: path)
+      }
+    }
+    for (i, cell) in effect.emitter.emitterCells.enumerated() {
+      add(cell, indexPath: [i], parent: nil, parentPath: nil)
+    }
+    precondition(nodes.count < 256, "an effect may have at most 255 cells in all")
+  }
+
+  /// The segment whose stretch of the timeline contains `t`.
+  func segment(at t: Double) -> Int {
+    var lo = 0
+    var hi = segmentStarts.count - 1
+    while lo < hi {
+      let mid = (lo + hi + 1) / 2
+      if segmentStarts[mid] <= t { lo = mid } else { hi = mid - 1 }
+    }
+    return lo
+  }
+
+  /// The longest lifetime any particle of `node` can have, with a small
+  /// relative margin so that it bounds every `Float` sample.
+  func maximumLifetime(_ node: Int) -> Double { nodes[node].maximumLifetime }
+
+  /// The largest parent age at which `node` (a sub-cell) can still emit:
+  /// min(window end, parent's maximum lifetime).
+  func maximumEmissionAge(_ node: Int) -> Double {
+    let n = nodes[node]
+    guard let parent = n.parent else { return 0 }
+    let parentLife = nodes[parent].maximumLifetime
+    return n.duration > 0 ? Swift.min(n.beginTime + n.duration, parentLife) : parentLife
+  }
+}
+
+/// One cell of the flattened tree.
+struct CellNode: Sendable {
+  var number: Int
+  /// The key path without `emitterCells.` prefixes, e.g. `rocket.spark`.
+  /// Unnamed cells are named `#i` by their index among their siblings.
+  var path: String
+  var parent: Int?
+  var children: [Int]
+  /// FNV-1a of `path`: the cell's part of the random key.
+  var key: UInt32
+  var parameters: [CellParameters]
+  /// Activity window (on the emitter's timeline for top-level cells, on the
+  /// parent's age for sub-cells), from the definition at time 0.
+  var beginTime: Double
+  var duration: Double
+  var schedule: BirthSchedule
+
+  var maximumLifetime: Double { exactMaximumLifetime * (1 + 1e-5) + 1e-9 }
+
+  /// The largest lifetime in exact arithmetic (no margin), for peak bounds.
+  var exactMaximumLifetime: Double {
+    var m = 0.0
+    for p in parameters where p.birthRate > 0 {
+      let lo = Double(p.lifetime) - Double(abs(p.lifetimeRange)) / 2
+      let hi = Double(p.lifetime) + Double(abs(p.lifetimeRange)) / 2
+      m = Swift.max(m, lo * Double(p.lifetimeMultiplier), hi * Double(p.lifetimeMultiplier))
+    }
+    return m
+  }
+
+  var windowEndOffset: Double { duration > 0 ? beginTime + duration : .infinity }
+
+  /// 32-bit FNV-1a of the UTF-8 path.
+  static func hash(_ path: String) -> UInt32 {
+    var h: UInt32 = 0x811C_9DC5
+    for byte in path.utf8 {
+      h ^= UInt32(byte)
+      h = h &* 0x0100_0193
+    }
+    return h
+  }
+}
+
+/// Layer-level values of one segment.
+struct LayerParameters: Sendable {
+  var birthRate, lifetime, velocity, scale, spin: Float
+  var position: SIMD3<Float>
+  var size: SIMD2<Float>
+  var depth: Float
+  var shape: EmitterShape
+  var mode: EmitterMode
+  var renderMode: RenderMode
+  var preservesDepth: Bool
+
+  init(_ e: Emitter) {
+    birthRate = e.birthRate
+    lifetime = e.lifetime
+    velocity = e.velocity
+    scale = e.scale
+    spin = e.spin
+    position = SIMD3(e.emitterPosition.x, e.emitterPosition.y, e.emitterZPosition)
+    size = e.emitterSize
+    depth = e.emitterDepth
+    shape = e.emitterShape
+    mode = e.emitterMode
+    renderMode = e.renderMode
+    preservesDepth = e.preservesDepth
+  }
+}
+
+/// A cell's values in one segment, with the layer's multipliers folded in
+/// where Core Animation applies them at birth.
+struct CellParameters: Sendable {
+  var isEnabled: Bool
+  /// cell.birthRate × layer.birthRate (0 when disabled or absent).
+  var birthRate: Float
+  var lifetime, lifetimeRange, lifetimeMultiplier: Float
+  var velocity, velocityRange, velocityMultiplier: Float
+  var halfAcceleration: SIMD3<Float>
+  var latitude, longitude, emissionRange: Float
+  var angles: EmissionAngles
+  /// The cone axis for a top-level cell (from the shape's base direction).
+  var axis: SIMD3<Float>
+  var scale, scaleRange, scaleSpeed, scaleMultiplier: Float
+  var spin, spinRange, spinMultiplier: Float
+  var color, colorRange, colorSpeed: SIMD4<Float>
+  var contentsRect: SIMD4<Float>
+  var sprite: UInt32
+  var layer: LayerParameters
+
+  init(cell c: EmitterCell, exists: Bool, layer l: LayerParameters, sprite: UInt32) {
+    isEnabled = exists && c.isEnabled
+    let rate = c.birthRate * l.birthRate
+    birthRate = isEnabled && rate.isFinite && rate > 0 ? rate : 0
+    lifetime = c.lifetime
+    lifetimeRange = c.lifetimeRange
+    lifetimeMultiplier = l.lifetime
+    velocity = c.velocity
+    velocityRange = c.velocityRange
+    velocityMultiplier = l.velocity
+    halfAcceleration = SIMD3(c.xAcceleration, c.yAcceleration, c.zAcceleration) * 0.5
+    latitude = c.emissionLatitude
+    longitude = c.emissionLongitude
+    emissionRange = c.emissionRange
+    angles = EmissionAngles(longitude: c.emissionLongitude, latitude: c.emissionLatitude, range: c.emissionRange)
+    axis = Emission.axis(base: Emission.baseDirection(l.shape), angles: angles)
+    scale = c.scale
+    scaleRange = c.scaleRange
+    scaleSpeed = c.scaleSpeed
+    scaleMultiplier = l.scale
+    spin = c.spin
+    spinRange = c.spinRange
+    spinMultiplier = l.spin
+    color = c.color.vector
+    colorRange = SIMD4(c.redRange, c.greenRange, c.blueRange, c.alphaRange)
+    colorSpeed = SIMD4(c.redSpeed, c.greenSpeed, c.blueSpeed, c.alphaSpeed)
+    contentsRect = c.contentsRect
+    self.sprite = sprite
+    layer = l
+  }
+}

@@ -1,0 +1,239 @@
+import SleetMath
+
+/// Everything about a particle that is fixed at birth. Its state at any age a
+/// is the closed form of `semantics.md`:
+///
+/// ```
+/// position(a) = p0 + v0·a + (½acc)·a²
+/// scale(a)    = s0 + scaleSpeed·a          (drawn as max(0, ·))
+/// rotation(a) = spin·a
+/// colour(a)   = c0 + colourSpeed·a         (clamped to [0, 1] when drawn)
+/// ```
+///
+/// A record is a pure function of (effect, seed, cell, birth index, parent
+/// record): ``BirthSampler`` computes it the same way on every path.
+public struct BirthRecord: Hashable, Sendable {
+  /// The particle's id (see ``ParticleID``).
+  public var id: UInt64
+  /// The cell's depth-first number (index into ``ParticleFrame/cellPaths``).
+  public var cell: UInt32
+  /// Emitter-local birth time, seconds.
+  public var birthTime: Double
+  /// Sampled lifetime × layer lifetime (> 0: records are made only for
+  /// particles that exist).
+  public var lifetime: Float
+  public var position: SIMD3<Float>
+  public var velocity: SIMD3<Float>
+  public var halfAcceleration: SIMD3<Float>
+  public var scale: Float
+  public var scaleSpeed: Float
+  public var spin: Float
+  public var color: SIMD4<Float>
+  public var colorSpeed: SIMD4<Float>
+  public var contentsRect: SIMD4<Float>
+  public var sprite: UInt32
+
+  /// Whether the particle is alive at emitter-local time `t`:
+  /// age = t − birthTime ∈ [0, lifetime).
+  @inlinable
+  public func isAlive(at t: Double) -> Bool {
+    let age = t - birthTime
+    return age >= 0 && age < Double(lifetime)
+  }
+
+  /// Position at age `a` (the closed form, scalar).
+  @inlinable
+  public func position(age a: Float) -> SIMD3<Float> {
+    position + velocity * a + halfAcceleration * (a * a)
+  }
+
+  /// Velocity at age `a`: v0 + acc·a.
+  @inlinable
+  public func velocity(age a: Float) -> SIMD3<Float> {
+    velocity + halfAcceleration * (2 * a)
+  }
+
+  /// Drawn scale at age `a`: max(0, s0 + scaleSpeed·a).
+  @inlinable
+  public func scale(age a: Float) -> Float {
+    Swift.max(0, scale + scaleSpeed * a)
+  }
+
+  /// Drawn colour at age `a`: c0 + speed·a clamped to [0, 1].
+  @inlinable
+  public func color(age a: Float) -> SIMD4<Float> {
+    var c = color + colorSpeed * a
+    c.replace(with: 0, where: c .< 0)
+    c.replace(with: 1, where: c .> 1)
+    return c
+  }
+}
+
+/// The id scheme. Ids are stable, deterministic 64-bit values; the top 8 bits
+/// are the cell's depth-first number:
+///
+/// ```
+/// top-level particle:  cell << 56 | k                          k = birth index
+/// sub-particle:        cell << 56 | mix64(parentID ⊕ mix64(k + 1)) >> 8
+/// ```
+///
+/// `mix64` is SplitMix64's finaliser. Top-level ids are exact and ordered by
+/// birth within a cell; a sub-particle's id is a 56-bit hash of its identity
+/// (parent, sub-cell, index), so two live sub-particles of a cell collide with
+/// probability about n²/2⁵⁷ (≈ 7·10⁻⁶ for a million). Ids never depend on
+/// threads, chunking, frame rate or storage slots.
+public enum ParticleID {
+  /// The id of top-level birth `k` of cell `cell`.
+  @inlinable
+  public static func topLevel(cell: Int, birthIndex k: Int) -> UInt64 {
+    precondition(k >= 0 && k < 1 << 56, "birth index out of range")
+    return UInt64(cell) << 56 | UInt64(k)
+  }
+
+  /// The id of birth `k` of sub-cell `cell` from the parent with id `parent`.
+  @inlinable
+  public static func child(cell: Int, parent: UInt64, birthIndex k: Int) -> UInt64 {
+    UInt64(cell) << 56 | mix64(parent ^ mix64(UInt64(k) &+ 1)) >> 8
+  }
+
+  /// The cell number encoded in an id.
+  @inlinable
+  public static func cell(of id: UInt64) -> Int { Int(id >> 56) }
+
+  /// SplitMix64's finaliser (Steele, Lea, Flood 2014): a bijection of UInt64.
+  @inlinable
+  public static func mix64(_ x: UInt64) -> UInt64 {
+    var z = x &+ 0x9E37_79B9_7F4A_7C15
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}
+
+/// Samples births: the pure function from a birth's identity to its record.
+///
+/// Random numbers come from ``RandomStream`` with
+/// `seed = emitterSeed | cellKey << 32` (cellKey = FNV-1a of the cell path) and
+/// `stream = particle id`; the attribute slots are words
+///
+/// | words | attribute |
+/// |---|---|
+/// | 0–3 | lifetime, speed, scale, spin |
+/// | 4–7 | red, green, blue, alpha |
+/// | 8–9 | cone: polar, azimuth |
+/// | 10–13 | shape coordinates x, y, z, discrete choice |
+enum BirthSampler {
+  /// Record of top-level birth `k` of `node` at `birthTime`, or nil when its
+  /// sampled lifetime is ≤ 0 (it never exists; the index is still consumed).
+  static func topLevel(tree: CellTree, seed: UInt32, node: Int, k: Int, birthTime: Double) -> BirthRecord? {
+    let segment = tree.segment(at: birthTime)
+    let id = ParticleID.topLevel(cell: node, birthIndex: k)
+    return sample(
+      tree.nodes[node].parameters[segment], node: node, key: tree.nodes[node].key, seed: seed, id: id,
+      birthTime: birthTime, origin: nil, axis: tree.nodes[node].parameters[segment].axis,
+      inheritedScale: 1, inheritedColor: SIMD4(repeating: 1))
+  }
+
+  /// Record of birth `k` of sub-cell `node` from `parent` at `birthTime`:
+  /// the parent's closed-form state at that age is the origin, base direction
+  /// and inherited scale and colour.
+  static func child(
+    tree: CellTree, seed: UInt32, node: Int, parent: BirthRecord, k: Int, birthTime: Double
+  ) -> BirthRecord? {
+    let age = Float(birthTime - parent.birthTime)
+    return child(
+      tree: tree, seed: seed, node: node, parentID: parent.id, k: k, birthTime: birthTime,
+      parentPosition: parent.position(age: age), parentVelocity: parent.velocity(age: age),
+      parentScale: parent.scale(age: age), parentColor: parent.color(age: age))
+  }
+
+  /// Record of birth `k` of sub-cell `node` from the parent with id
+  /// `parentID` whose current (drawn) state is given: it is born at the
+  /// parent's position, its cone axis is the parent's direction of motion
+  /// (the point rule when the parent is at rest), and its sampled scale and
+  /// colour are multiplied by the parent's. Velocity is not inherited.
+  static func child(
+    tree: CellTree, seed: UInt32, node: Int, parentID: UInt64, k: Int, birthTime: Double,
+    parentPosition: SIMD3<Float>, parentVelocity v: SIMD3<Float>, parentScale: Float,
+    parentColor: SIMD4<Float>
+  ) -> BirthRecord? {
+    let segment = tree.segment(at: birthTime)
+    let id = ParticleID.child(cell: node, parent: parentID, birthIndex: k)
+    let speed = (v * v).sum().squareRoot()
+    let base = speed > 0 ? v / speed : SIMD3<Float>(1, 0, 0)
+    let p = tree.nodes[node].parameters[segment]
+    return sample(
+      p, node: node, key: tree.nodes[node].key, seed: seed, id: id, birthTime: birthTime,
+      origin: parentPosition, axis: Emission.axis(base: base, angles: p.angles), inheritedScale: parentScale,
+      inheritedColor: parentColor)
+  }
+
+  /// Words 0–15 of `random` as uniforms, four per block — equal bit for bit
+  /// to `random.uniforms(block: 0…3)` (tested): the four Philox4x32-10 blocks
+  /// are computed in scalar code, interleaved so their multiplies overlap.
+  /// (The lane-parallel `Philox4x32.blocks` goes through generic SIMD
+  /// conversions that are not specialised on this toolchain.)
+  static func attributeUniforms(
+    _ random: RandomStream
+  ) -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
+    let s0 = UInt32(truncatingIfNeeded: random.stream)
+    let s1 = UInt32(truncatingIfNeeded: random.stream >> 32)
+    var k0 = UInt32(truncatingIfNeeded: random.seed)
+    var k1 = UInt32(truncatingIfNeeded: random.seed >> 32)
+    // Counter of block b: (b, 0, stream low, stream high).
+    var a = (UInt32(0), UInt32(0), s0, s1)
+    var b = (UInt32(1), UInt32(0), s0, s1)
+    var c = (UInt32(2), UInt32(0), s0, s1)
+    var d = (UInt32(3), UInt32(0), s0, s1)
+    @inline(__always) func round(_ x: inout (UInt32, UInt32, UInt32, UInt32), _ k0: UInt32, _ k1: UInt32) {
+      let p0 = UInt64(0xD251_1F53) &* UInt64(x.0)
+      let p1 = UInt64(0xCD9E_8D57) &* UInt64(x.2)
+      x = (
+        UInt32(truncatingIfNeeded: p1 >> 32) ^ x.1 ^ k0, UInt32(truncatingIfNeeded: p1),
+        UInt32(truncatingIfNeeded: p0 >> 32) ^ x.3 ^ k1, UInt32(truncatingIfNeeded: p0)
+      )
+    }
+    for r in 0..<10 {
+      if r > 0 {
+        k0 = k0 &+ 0x9E37_79B9
+        k1 = k1 &+ 0xBB67_AE85
+      }
+      round(&a, k0, k1)
+      round(&b, k0, k1)
+      round(&c, k0, k1)
+      round(&d, k0, k1)
+    }
+    @inline(__always) func floats(_ x: (UInt32, UInt32, UInt32, UInt32)) -> SIMD4<Float> {
+      RandomStream.unitFloat(SIMD4(x.0, x.1, x.2, x.3))
+    }
+    return (floats(a), floats(b), floats(c), floats(d))
+  }
+
+  private static func sample(
+    _ p: borrowing CellParameters, node: Int, key: UInt32, seed: UInt32, id: UInt64, birthTime: Double,
+    origin: SIMD3<Float>?, axis: SIMD3<Float>, inheritedScale: Float, inheritedColor: SIMD4<Float>
+  ) -> BirthRecord? {
+    let (u0, u1, u2, u3) = attributeUniforms(RandomStream(seed: UInt64(seed) | UInt64(key) << 32, stream: id))
+    // Every mean/range pair is uniform on [M − R/2, M + R/2].
+    let lifetime = (p.lifetime + (u0.x - 0.5) * p.lifetimeRange) * p.lifetimeMultiplier
+    guard lifetime > 0 else { return nil }
+    let speed = (p.velocity + (u0.y - 0.5) * p.velocityRange) * p.velocityMultiplier
+    let scale = (p.scale + (u0.z - 0.5) * p.scaleRange) * p.scaleMultiplier * inheritedScale
+    let spin = (p.spin + (u0.w - 0.5) * p.spinRange) * p.spinMultiplier
+    let color = (p.color + (u1 - 0.5) * p.colorRange) * inheritedColor
+    let direction = Emission.cone(axis: axis, angles: p.angles, u: u2.x, v: u2.y)
+    let position: SIMD3<Float>
+    if let origin {
+      position = origin
+    } else {
+      position = Emission.position(
+        shape: p.layer.shape, mode: p.layer.mode, center: p.layer.position, size: p.layer.size,
+        depth: p.layer.depth, u: SIMD4(u2.z, u2.w, u3.x, u3.y))
+    }
+    return BirthRecord(
+      id: id, cell: UInt32(node), birthTime: birthTime, lifetime: lifetime, position: position,
+      velocity: direction * speed, halfAcceleration: p.halfAcceleration, scale: scale,
+      scaleSpeed: p.scaleSpeed, spin: spin, color: color, colorSpeed: p.colorSpeed,
+      contentsRect: p.contentsRect, sprite: p.sprite)
+  }
+}

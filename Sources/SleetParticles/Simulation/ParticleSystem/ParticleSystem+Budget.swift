@@ -1,0 +1,37 @@
+extension ParticleSystem {
+  /// An upper bound on the particles of `tree` alive at once.
+  ///
+  /// For a top-level cell with maximum rate R (over all segments, layer
+  /// multiplier included) and maximum lifetime L: the live particles were born
+  /// in a half-open interval of length L, over which ∫rate ≤ R·L, so at most
+  /// ⌈R·L⌉ integer crossings; and at most the births of its window. For a sub-cell S of cell P: each parent emits at most
+  /// m = ⌈R_S·w⌉ particles (w = the emission window, at most P's lifetime),
+  /// and the sub-particles alive at t come from parents born in the last
+  /// L_S + w seconds, so peak_S ≤ (B_P·(L_S + w) + 1)·m, where B_P bounds P's
+  /// births per second (B = R for a top-level cell, B_S = B_P·m).
+  /// - Complexity: O(cells × segments).
+  static func peak(_ tree: CellTree) -> Int {
+    var birthsPerSecond = [Double](repeating: 0, count: tree.nodes.count)
+    var total = 0.0
+    for node in tree.nodes {
+      let rate = node.schedule.maximumRate
+      let life = node.exactMaximumLifetime
+      guard rate > 0, life > 0 else { continue }
+      var peak: Double
+      if let parent = node.parent {
+        let parentLife = tree.nodes[parent].exactMaximumLifetime
+        let windowEnd = Swift.min(node.windowEndOffset, parentLife)
+        let window = Swift.max(0, windowEnd - node.beginTime)
+        let perParent = (rate * window).rounded(.up)
+        birthsPerSecond[node.number] = birthsPerSecond[parent] * perParent
+        peak = (birthsPerSecond[parent] * (life + window) + 1) * perParent
+      } else {
+        birthsPerSecond[node.number] = rate
+        peak = (rate * life).rounded(.up)
+        if node.duration > 0 { peak = Swift.min(peak, (rate * node.duration).rounded(.up) + 1) }
+      }
+      total += peak
+    }
+    return total >= Double(Int.max / 2) ? Int.max / 2 : Int(total.rounded(.up))
+  }
+}

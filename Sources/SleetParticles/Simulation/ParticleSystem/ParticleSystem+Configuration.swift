@@ -1,0 +1,66 @@
+/// What a ``ParticleSystem`` may use and how it treats too many particles.
+public struct ParticleSystemConfiguration: Hashable, Sendable {
+  /// What happens when a definition's computed peak exceeds the budget.
+  public enum OverflowPolicy: String, Hashable, Sendable {
+    /// Refuse the definition at load with ``ParticleSystemError/budgetExceeded(peak:budget:)``.
+    case reject
+    /// Accept it and keep at most `budget` live particles, dropping the oldest
+    /// first. Frames stay deterministic for a given sequence of frame times,
+    /// but once capping happens, seeking and stepping may differ (a dropped
+    /// parent emits no more sub-particles while stepping).
+    case capOldestFirst
+  }
+
+  /// The most live particles allowed. Default 4,000,000.
+  public var budget: Int = 4_000_000
+  public var overflowPolicy: OverflowPolicy = .reject
+  /// Worker threads for frame evaluation (1 = the calling thread only).
+  /// Results are bit-identical for any value. Default 1.
+  public var threads: Int = 1
+  /// Particles per work chunk, rounded up to a multiple of 8. Results are
+  /// bit-identical for any value. Default 16,384.
+  public var chunkSize: Int = 16_384
+  /// Whether ``ParticleFrame/affines`` is filled. Default true.
+  public var computesAffines: Bool = true
+
+  public init(
+    budget: Int = 4_000_000, overflowPolicy: OverflowPolicy = .reject, threads: Int = 1,
+    chunkSize: Int = 16_384, computesAffines: Bool = true
+  ) {
+    self.budget = budget
+    self.overflowPolicy = overflowPolicy
+    self.threads = threads
+    self.chunkSize = chunkSize
+    self.computesAffines = computesAffines
+  }
+}
+
+/// Why a definition cannot be simulated.
+public enum ParticleSystemError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The definition can have up to `peak` live particles at once, more than
+  /// the configured `budget`.
+  case budgetExceeded(peak: Int, budget: Int)
+
+  public var description: String {
+    switch self {
+    case .budgetExceeded(let peak, let budget):
+      "the effect can have up to \(peak) live particles, over the budget of \(budget)"
+    }
+  }
+}
+
+/// One live particle in full, for inspection (`sleet particles dump`) and
+/// tests: the closed form evaluated at one time, colour clamped.
+public struct ParticleSnapshot: Hashable, Sendable {
+  public var id: UInt64
+  /// The cell's key path without `emitterCells.`, e.g. `rocket.spark`.
+  public var cellPath: String
+  /// Emitter-local birth time, seconds.
+  public var birthTime: Double
+  public var lifetime: Float
+  public var position: SIMD3<Float>
+  public var velocity: SIMD3<Float>
+  public var scale: Float
+  public var rotation: Float
+  public var color: SIMD4<Float>
+}

@@ -1,0 +1,95 @@
+import SleetKit
+import Testing
+
+@testable import SleetCLI
+
+@Suite("sleet particles")
+struct ParticlesCommandTests {
+  static func effect() -> Effect {
+    var spark = EmitterCell(name: "spark")
+    spark.birthRate = 20
+    spark.lifetime = 0.5
+    spark.velocity = 40
+    spark.emissionRange = 6
+    spark.beginTime = 0.2
+    spark.duration = 0.3
+    var rocket = EmitterCell(name: "rocket")
+    rocket.birthRate = 3
+    rocket.lifetime = 1
+    rocket.velocity = 100
+    rocket.yAcceleration = 50
+    rocket.emitterCells = [spark]
+    var emitter = Emitter(emitterCells: [rocket])
+    emitter.emitterShape = .line
+    emitter.emitterSize = SIMD2(100, 0)
+    return try! Effect(emitter: emitter)
+  }
+
+  @Test func dumpIsSortedByIDWithTheDocumentedColumns() throws {
+    let csv = try ParticlesDumpCommand.dump(ParticlesOptions(effect: Self.effect()), time: 1.6, json: false)
+    let lines = csv.split(separator: "\n").map(String.init)
+    #expect(lines[0] == "id,cell,birth,x,y,z,vx,vy,vz,scale,rotation,r,g,b,a")
+    let rows = lines.dropFirst().map { $0.split(separator: ",") }
+    #expect(rows.count > 5 && rows.allSatisfy { $0.count == 15 })
+    let ids = rows.map { UInt64($0[0])! }
+    #expect(ids == ids.sorted())
+    #expect(Set(rows.map { String($0[1]) }) == ["rocket", "rocket.spark"])
+  }
+
+  @Test func steppingPrintsExactlyWhatSeekingPrints() throws {
+    let seek = try ParticlesDumpCommand.dump(ParticlesOptions(effect: Self.effect()), time: 1.6, json: false)
+    var stepping = ParticlesOptions(effect: Self.effect())
+    stepping.step = 1.0 / 60
+    stepping.threads = 3
+    #expect(try ParticlesDumpCommand.dump(stepping, time: 1.6, json: false) == seek)
+  }
+
+  @Test func jsonHasOneObjectPerParticle() throws {
+    let json = try ParticlesDumpCommand.dump(ParticlesOptions(effect: Self.effect()), time: 1.6, json: true)
+    let csv = try ParticlesDumpCommand.dump(ParticlesOptions(effect: Self.effect()), time: 1.6, json: false)
+    #expect(json.hasPrefix("[\n  {\"id\": "))
+    #expect(json.components(separatedBy: "\"cell\": ").count - 1 == csv.split(separator: "\n").count - 1)
+    #expect(try ParticlesDumpCommand.dump(ParticlesOptions(effect: Self.effect()), time: 0, json: true) == "[]")
+  }
+
+  @Test func statsCountsPerCell() throws {
+    let table = try ParticlesStatsCommand.table(ParticlesOptions(effect: Self.effect()), duration: 1, interval: 0.5)
+    let lines = table.split(separator: "\n").map(String.init)
+    #expect(lines[0].hasPrefix("# peak (upper bound): "))
+    #expect(lines[1] == "time,total,rocket,rocket.spark")
+    #expect(lines[2] == "0.0,0,0,0")
+    // Rockets at 1/3, 2/3, 1: at t = 0.5 one rocket, aged 1/6, before its
+    // first spark (age 0.2 + 1/20).
+    #expect(lines[3] == "0.5,1,1,0")
+    let last = lines[4].split(separator: ",")
+    #expect(last[0] == "1.0" && last[2] == "3" && Int(last[1]) == 3 + Int(last[3])!)
+    #expect(Int(last[3])! >= 6)
+    #expect(lines.count == 5)
+  }
+
+  @Test func badFlagsAreUsageErrorsNamingTheFlag() {
+    let missing = runSleet(["particles", "dump", "--time", "1"])
+    #expect(missing.status == 2 && missing.err.contains("--effect"))
+    let unknown = runSleet(["particles", "stats", "--effect", "x.json", "--bogus"])
+    #expect(unknown.status == 2)
+    let badSeed = runSleet(["particles", "dump", "--effect", "x.json", "--seed", "-3", "--time", "1"])
+    #expect(badSeed.status == 2 && badSeed.err.contains("--"))
+    #expect(runSleet(["particles", "dump", "--help"]).out.contains("id,cell,birth"))
+  }
+}
+
+@Suite("sleet particles with presets")
+struct ParticlesPresetCommandTests {
+  @Test func dumpOfAPresetIsTheSameSteppedOrSought() {
+    let seek = runSleet(["particles", "dump", "--effect", "fireworks", "--seed", "5", "--time", "3.2"])
+    let step = runSleet(
+      ["particles", "dump", "--effect", "fireworks", "--seed", "5", "--time", "3.2", "--step", "0.02", "--threads", "2"])
+    #expect(seek.status == 0 && step.status == 0)
+    #expect(seek.out == step.out)
+    #expect(seek.out.split(separator: "\n").count > 10)
+    let unknown = runSleet(["particles", "dump", "--effect", "snwo", "--time", "1"])
+    #expect(unknown.status == 2 && unknown.err.contains("--effect snwo"))
+    let stats = runSleet(["particles", "stats", "--effect", "snow", "--duration", "2", "--interval", "1"])
+    #expect(stats.status == 0 && stats.out.contains("time,total,snow"))
+  }
+}
