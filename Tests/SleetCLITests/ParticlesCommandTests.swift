@@ -83,7 +83,10 @@ struct ParticlesPresetCommandTests {
   @Test func dumpOfAPresetIsTheSameSteppedOrSought() {
     let seek = runSleet(["particles", "dump", "--effect", "fireworks", "--seed", "5", "--time", "3.2"])
     let step = runSleet(
-      ["particles", "dump", "--effect", "fireworks", "--seed", "5", "--time", "3.2", "--step", "0.02", "--threads", "2"])
+      [
+        "particles", "dump", "--effect", "fireworks", "--seed", "5", "--time", "3.2", "--step", "0.02", "--threads",
+        "2",
+      ])
     #expect(seek.status == 0 && step.status == 0)
     #expect(seek.out == step.out)
     #expect(seek.out.split(separator: "\n").count > 10)

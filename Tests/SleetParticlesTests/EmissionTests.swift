@@ -154,7 +154,8 @@ struct EmissionTests {
   /// Area-uniform placements: half the disc's births fall inside radius W/√2,
   /// half the ball's inside W/∛2.
   @Test func discAndBallAreUniformByAreaAndVolume() {
-    for (shape, threshold) in [(EmitterShape.circle, Float(1 / 2.0.squareRoot())), (.sphere, Float(pow(0.5, 1.0 / 3)))] {
+    for (shape, threshold) in [(EmitterShape.circle, Float(1 / 2.0.squareRoot())), (.sphere, Float(pow(0.5, 1.0 / 3)))]
+    {
       let effect = testEffect([testCell("c")]) {
         $0.emitterShape = shape
         $0.emitterSize = SIMD2(10, 0)

@@ -223,8 +223,12 @@ struct ParticleSystemTests {
   @Test(arguments: RenderMode.allCases)
   func renderOrderPerMode(mode: RenderMode) throws {
     let cells = [
-      testCell("a", birthRate: 7, lifetime: 2, velocity: 30) { $0.emissionRange = 6; $0.lifetimeRange = 1 },
-      testCell("b", birthRate: 5, lifetime: 3, velocity: 30) { $0.emissionRange = 6; $0.zAcceleration = 5 },
+      testCell("a", birthRate: 7, lifetime: 2, velocity: 30) {
+        $0.emissionRange = 6; $0.lifetimeRange = 1
+      },
+      testCell("b", birthRate: 5, lifetime: 3, velocity: 30) {
+        $0.emissionRange = 6; $0.zAcceleration = 5
+      },
     ]
     let system = try ParticleSystem(
       effect: testEffect(cells) {
@@ -318,7 +322,8 @@ struct ParticleSystemTests {
     for r in records { store.append(r) }
     #expect((0..<store.count).map(store.record(at:)) == records)
     store.removeAll { $0 % 3 == 0 }
-    #expect((0..<store.count).map(store.record(at:)) == records.enumerated().filter { $0.offset % 3 != 0 }.map(\.element))
+    #expect(
+      (0..<store.count).map(store.record(at:)) == records.enumerated().filter { $0.offset % 3 != 0 }.map(\.element))
     #expect(store.aliveCount(blocks: 0..<store.blockCount, at: 0, hidden: nil) == store.count)
   }
 }

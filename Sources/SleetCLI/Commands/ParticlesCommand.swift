@@ -167,7 +167,9 @@ struct ParticlesStatsCommand: SleetCommand {
   static func table(_ options: ParticlesOptions, duration: Double, interval: Double) throws(CommandError) -> String {
     let system = try options.makeSystem()
     let paths = system.cellPaths
-    var lines = ["# peak (upper bound): \(system.peakLiveParticles)", (["time", "total"] + paths).joined(separator: ",")]
+    var lines = [
+      "# peak (upper bound): \(system.peakLiveParticles)", (["time", "total"] + paths).joined(separator: ","),
+    ]
     var previous = 0.0
     var n = 0
     while Double(n) * interval <= duration {

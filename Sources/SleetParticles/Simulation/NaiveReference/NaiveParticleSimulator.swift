@@ -99,7 +99,8 @@ public final class NaiveParticleSimulator {
       let start = Swift.max(0, node.beginTime)
       let end = node.duration > 0 ? node.beginTime + node.duration : .infinity
       births[root] = node.schedule.count(start: start, end: end, upTo: time)
-      accumulators[root] = Swift.max(0, node.schedule.integral(from: start, to: Swift.min(time, end)) - Double(births[root]))
+      accumulators[root] = Swift.max(
+        0, node.schedule.integral(from: start, to: Swift.min(time, end)) - Double(births[root]))
     }
   }
 
