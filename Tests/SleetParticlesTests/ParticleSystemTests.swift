@@ -283,6 +283,11 @@ struct ParticleSystemTests {
     #expect(try ParticleSystem(effect: effect, configuration: .init(budget: 2000)).peakLiveParticles == 2000)
   }
 
+  @Test func tooManyCellsIsATypedError() {
+    let cells = (0..<256).map { testCell("c\($0)") }
+    #expect(throws: ParticleSystemError.tooManyCells(256)) { try ParticleSystem(effect: testEffect(cells)) }
+  }
+
   @Test func kernelMatchesItsNaiveTwinBitForBit() throws {
     let system = try ParticleSystem(effect: fireworksLikeEffect(seed: 5), configuration: .init(computesAffines: true))
     system.seek(to: 2.2)

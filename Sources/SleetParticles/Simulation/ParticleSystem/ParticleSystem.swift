@@ -53,12 +53,16 @@ public final class ParticleSystem {
 
   /// Loads `effect`, computing its peak live-particle count.
   /// - Throws: ``ParticleSystemError/budgetExceeded(peak:budget:)`` when the
-  ///   peak exceeds `configuration.budget` and the policy is `reject`.
+  ///   peak exceeds `configuration.budget` and the policy is `reject`;
+  ///   ``ParticleSystemError/tooManyCells(_:)`` beyond 255 cells.
   /// - Complexity: O(cells × segments).
   public init(effect: Effect, configuration: ParticleSystemConfiguration = .init()) throws(ParticleSystemError) {
     precondition(configuration.budget > 0, "the particle budget must be positive")
     precondition(configuration.threads > 0, "threads must be at least 1")
     precondition(configuration.chunkSize > 0, "chunkSize must be positive")
+    func count(_ cells: [EmitterCell]) -> Int { cells.reduce(cells.count) { $0 + count($1.emitterCells) } }
+    let cells = count(effect.emitter.emitterCells)
+    guard cells <= ParticleSystemError.maximumCells else { throw .tooManyCells(cells) }
     self.effect = effect
     self.configuration = configuration
     tree = CellTree(effect: effect)
