@@ -92,6 +92,10 @@ struct ParticlesPresetCommandTests {
     #expect(seek.out.split(separator: "\n").count > 10)
     let unknown = runSleet(["particles", "dump", "--effect", "snwo", "--time", "1"])
     #expect(unknown.status == 2 && unknown.err.contains("--effect snwo"))
+    let refused = runSleet(["particles", "dump", "--effect", "rain", "--time", "2", "--budget", "10"])
+    #expect(refused.status == 1 && refused.err.contains("over the budget of 10"))
+    let capped = runSleet(["particles", "dump", "--effect", "rain", "--time", "2", "--budget", "10", "--cap"])
+    #expect(capped.status == 0 && capped.out.split(separator: "\n").count == 11)
     let stats = runSleet(["particles", "stats", "--effect", "snow", "--duration", "2", "--interval", "1"])
     #expect(stats.status == 0 && stats.out.contains("time,total,snow"))
   }
