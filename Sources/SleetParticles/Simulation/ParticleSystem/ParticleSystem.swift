@@ -242,7 +242,8 @@ public final class ParticleSystem {
     let seed = effect.emitter.seed
     if let parent = n.parent {
       forEachBirth(node: parent, after: lo - tree.maximumEmissionAge(node), through: hi) { p in
-        let start = p.birthTime + n.beginTime
+        // The window opens at parent age max(0, beginTime): a parent emits only while alive.
+        let start = p.birthTime + Swift.max(0, n.beginTime)
         let end = p.birthTime + Swift.min(n.windowEndOffset, Double(p.lifetime))
         guard end > start else { return }
         let first = n.schedule.count(start: start, end: end, upTo: lo)
