@@ -134,8 +134,10 @@ public final class ParticleSystem {
   /// Moves to `time` incrementally: appends the births since the last time
   /// and drops the dead. Moving backward (or the first call) seeks.
   /// Gives exactly the particles ``seek(to:)`` gives.
-  /// - Complexity: O(new births + stored particles), no allocations per
-  ///   particle; the store compacts when a quarter of it is dead.
+  /// - Complexity: O(births in the step, plus parents whose sub-cell windows
+  ///   reach it), amortised; an O(stored particles) count and compaction
+  ///   only when the store has doubled past the last live count (or every
+  ///   step when capping). No allocations once the buffers have grown.
   public func advance(to time: Double) {
     precondition(time.isFinite, "advance(to:) needs a finite time")
     let t = localTime(for: time)
