@@ -82,6 +82,7 @@ public final class NaiveParticleSimulator {
   private var births: [Int]
 
   /// A simulator at local time 0 with no particles.
+  /// - Complexity: O(cells × segments).
   public init(effect: Effect) {
     func count(_ cells: [EmitterCell]) -> Int { cells.reduce(cells.count) { $0 + count($1.emitterCells) } }
     precondition(
@@ -175,6 +176,7 @@ public final class NaiveParticleSimulator {
   }
 
   /// The live particles, sorted by id.
+  /// - Complexity: O(n log n), n = live particles.
   public func snapshots() -> [ParticleSnapshot] {
     particles.map { p in
       ParticleSnapshot(

@@ -72,13 +72,16 @@ public final class ParticleSystem {
     }
   }
 
-  /// The emitter-local time for a time on the layer's parent timeline.
+  /// The emitter-local time for a time on the layer's parent timeline:
+  /// (time − beginTime)·speed + timeOffset, in `Double`.
+  /// - Complexity: O(1).
   public func localTime(for time: Double) -> Double {
     let e = effect.emitter
     return (time - e.beginTime) * Double(e.speed) + e.timeOffset
   }
 
   /// The key path (without `emitterCells.`) of every cell, indexed by cell number.
+  /// - Complexity: O(cells).
   public var cellPaths: [String] { tree.nodes.map(\.path) }
 
   /// Live particles (alive at the current time), holes excluded.
