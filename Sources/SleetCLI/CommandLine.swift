@@ -62,6 +62,8 @@ public enum SleetCommandLine {
     PresetsListCommand.self,
     PresetsExportCommand.self,
     ValidateCommand.self,
+    ShatterPlanCommand.self,
+    ShatterFrameCommand.self,
     ParticlesDumpCommand.self, ParticlesStatsCommand.self,
   ]
 

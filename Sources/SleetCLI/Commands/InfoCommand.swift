@@ -10,6 +10,11 @@ struct InfoCommand: SleetCommand {
 
     Prints SleetKit's version, whether this is a debug or release build, the CPU
     the SIMD code was compiled for, and the OpenBLAS version, core and threads.
+
+    The SIMD target is a compile-time fact read from the Clang importer's
+    predefined macros (__AVX2__, __FMA__, ...), which follow -target-cpu: the
+    portable build reports the x86-64 baseline, the fast build
+    (swift build -c release -Xswiftc -target-cpu -Xswiftc haswell) AVX2+FMA.
     """
 
   static func run(_ arguments: inout Arguments, output: CommandOutput) throws(CommandError) {
@@ -20,9 +25,11 @@ struct InfoCommand: SleetCommand {
     #else
       output.print("build: release")
     #endif
+    output.print("SIMD target: \(SIMDBuildTarget.summary)")
     let config = openblas_get_config().map { String(cString: $0) } ?? "unknown"
     let core = openblas_get_corename().map { String(cString: $0) } ?? "unknown"
     output.print("OpenBLAS: \(config)")
     output.print("OpenBLAS core: \(core), threads: \(openblas_get_num_threads())")
+    output.print("SleetKit BLAS calls: \(BLASInfo.threadPolicy)")
   }
 }

@@ -108,11 +108,11 @@ public struct RandomStream: Hashable, Sendable {
       let f1 = RandomStream.unitFloat(w1)
       let f2 = RandomStream.unitFloat(w2)
       let f3 = RandomStream.unitFloat(w3)
+      // Block l's four words are contiguous: one 16-byte store each, unaligned,
+      // within `out` (o + 32 ≤ n), no per-element bounds checks.
+      let dst = UnsafeMutableRawPointer(out.baseAddress! + o)
       for l in 0..<8 {
-        out[o + 4 * l] = f0[l]
-        out[o + 4 * l + 1] = f1[l]
-        out[o + 4 * l + 2] = f2[l]
-        out[o + 4 * l + 3] = f3[l]
+        dst.storeBytes(of: SIMD4(f0[l], f1[l], f2[l], f3[l]), toByteOffset: 16 * l, as: SIMD4<Float>.self)
       }
       o += 32
       index += 32

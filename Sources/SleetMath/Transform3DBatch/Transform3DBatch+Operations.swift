@@ -1,15 +1,25 @@
 /// Which implementation a batch operation runs on.
 ///
-/// Every backend computes the same mathematical result; they differ in speed and
-/// in the last bits (see `docs/benchmarks.md` for the measured crossovers and
-/// `docs/semantics.md` for the agreement tolerance).
+/// Every backend computes the same mathematical result. `scalar` and `simd`
+/// are **bit-identical** (same operations in the same order, no FMA, true
+/// division), so `automatic` switching between them never changes a result.
+/// `blas` rounds differently (OpenBLAS uses FMA and its own summation order):
+/// each entry is within `1e-5 · Σ|terms|` of the scalar result, and projected
+/// coordinates within the propagated bound (see `Transform3DBatchBackendTests`).
+/// Measured speeds and the crossovers behind `automatic` are in
+/// `docs/benchmarks.md`.
 public enum TransformBackend: String, Sendable, CaseIterable, Codable {
   /// The naive reference: plain loops over `Transform3D` values, written the way
   /// most code would. Bit-exact with `Transform3D.concatenating(_:)`.
   case scalar
-  /// Hand-written SIMD kernels over raw buffers (no ARC, no bounds checks).
+  /// Hand-written SIMD kernels over raw buffers (no ARC, no bounds checks, no
+  /// allocation), bit-identical to `scalar`.
   case simd
-  /// OpenBLAS `cblas_sgemm` on stacked layouts: one call per operation.
+  /// OpenBLAS on stacked or packed layouts: one `cblas_sgemm` per operation
+  /// (four banded `cblas_sgbmv` for the element-wise product, which has no GEMM
+  /// form), never one call per matrix. Operations that need a side-by-side
+  /// layout (shared-left concatenation, shared-point projection, element-wise
+  /// product) allocate a packing buffer per call. OpenBLAS runs on one thread.
   case blas
   /// Chooses between the others by operation and size, from measured crossovers.
   case automatic
@@ -35,7 +45,8 @@ extension Transform3DBatch {
   /// ```
   ///
   /// - Precondition: `out.count == batch.count`; `out` does not overlap `batch`.
-  /// - Complexity: O(n), no allocations.
+  /// - Complexity: O(n); no allocations except the `blas` backend's packing
+  ///   buffer for `side == .left`.
   public static func concatenate(
     _ batch: UnsafeBufferPointer<Transform3D>, with shared: Transform3D,
     side: ConcatenationSide, into out: UnsafeMutableBufferPointer<Transform3D>,
@@ -57,7 +68,7 @@ extension Transform3DBatch {
   /// `out[i] = a[i] · b[i]`.
   ///
   /// - Precondition: the three counts are equal; `out` overlaps neither input.
-  /// - Complexity: O(n), no allocations.
+  /// - Complexity: O(n); no allocations except the `blas` backend's band buffer.
   public static func concatenate(
     _ a: UnsafeBufferPointer<Transform3D>, _ b: UnsafeBufferPointer<Transform3D>,
     into out: UnsafeMutableBufferPointer<Transform3D>,
@@ -87,8 +98,13 @@ extension Transform3DBatch {
   /// with P = `points.count`. Typical use: the 4 corners of a tile through each
   /// tile's transform.
   ///
-  /// - Precondition: `out.count == transforms.count · points.count`.
-  /// - Complexity: O(n·P), no allocations.
+  /// Precision: `scalar` and `simd` divide exactly (`x/w` correctly rounded);
+  /// `blas` is within the tolerance stated on ``TransformBackend``.
+  ///
+  /// - Precondition: `out.count == transforms.count · points.count`; `out`
+  ///   overlaps neither input.
+  /// - Complexity: O(n·P); no allocations except the `blas` backend's packing
+  ///   buffer (and `simd`'s stack-eligible copy of the points when P ≠ 4).
   public static func project(
     _ points: UnsafeBufferPointer<SIMD3<Float>>,
     through transforms: UnsafeBufferPointer<Transform3D>,
@@ -99,6 +115,8 @@ extension Transform3DBatch {
       out.count == transforms.count * points.count,
       "Transform3DBatch.project: out.count \(out.count) != transforms.count \(transforms.count) × points.count \(points.count)"
     )
+    _precondition(noOverlap: UnsafeRawBufferPointer(points), UnsafeRawBufferPointer(out))
+    _precondition(noOverlap: UnsafeRawBufferPointer(transforms), UnsafeRawBufferPointer(out))
     switch _resolve(backend, .projectShared, count: transforms.count) {
     case .scalar: _Scalar.project(points, through: transforms, into: out)
     case .simd: _SIMD.project(points, through: transforms, into: out)
@@ -116,7 +134,8 @@ extension Transform3DBatch {
   /// ```
   ///
   /// - Precondition: `out.count == points.count`; `out` does not overlap `points`.
-  /// - Complexity: O(n), no allocations.
+  /// - Complexity: O(n), no allocations.  The `blas` backend writes `out` three
+  ///   times (pre-fill with the translation row, GEMM with beta = 1, divide).
   public static func project(
     _ points: UnsafeBufferPointer<SIMD3<Float>>, through transform: Transform3D,
     into out: UnsafeMutableBufferPointer<SIMD3<Float>>,

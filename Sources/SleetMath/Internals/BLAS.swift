@@ -1,0 +1,110 @@
+import COpenBLAS
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// Every OpenBLAS call SleetMath makes goes through this file (in the manner of
+/// swift-system's `Syscalls.swift`): thin wrappers that convert sizes, check them,
+/// apply the threading policy once, and record each call in the current task's
+/// ``_BLAS/Trace`` so tests can assert how many calls an operation made.
+internal enum _BLAS {
+  /// One recorded call: the routine and its problem shape.
+  internal struct Call: Hashable, Sendable, CustomStringConvertible {
+    var routine: String
+    var m: Int
+    var n: Int
+    var k: Int
+
+    var description: String { "\(routine)(m: \(m), n: \(n), k: \(k))" }
+  }
+
+  /// A test-visible call recorder. Bind one with `_BLAS.$trace.withValue(t) { … }`;
+  /// calls made by that task (and only that task — tests run in parallel) are appended.
+  internal final class Trace: @unchecked Sendable {
+    // Safe: `calls` is only touched under `lock`.
+    private var _calls: [Call] = []
+    private var lock = pthread_mutex_t()
+
+    init() { pthread_mutex_init(&lock, nil) }
+    deinit { pthread_mutex_destroy(&lock) }
+
+    var calls: [Call] {
+      pthread_mutex_lock(&lock)
+      defer { pthread_mutex_unlock(&lock) }
+      return _calls
+    }
+
+    func record(_ call: Call) {
+      pthread_mutex_lock(&lock)
+      _calls.append(call)
+      pthread_mutex_unlock(&lock)
+    }
+  }
+
+  @TaskLocal internal static var trace: Trace?
+
+  /// The threading policy, applied once before the first call.
+  ///
+  /// SleetMath pins OpenBLAS to **one thread** unless the user set
+  /// `OPENBLAS_NUM_THREADS` (or `GOTO_NUM_THREADS`/`OMP_NUM_THREADS`) explicitly:
+  /// - the shapes used here have K = 4, where packing dominates and OpenBLAS's own
+  ///   threading (which switches on above M·N·K = 262,144, i.e. 16k transform rows)
+  ///   was measured *slower* on 2 vCPUs (research-performance.md §3.6: 65k rows
+  ///   900 µs threaded vs 389 µs single; 1M rows 14.2 vs 11.6 ms);
+  /// - SleetKit parallelises its own work with `concurrentPerform`; nested BLAS
+  ///   threads would oversubscribe the cores.
+  internal static let threadPolicyApplied: Bool = {
+    let names: [String] = ["OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS"]
+    let userChose = names.contains { getenv($0) != nil }
+    if !userChose { openblas_set_num_threads(1) }
+    return !userChose
+  }()
+
+  @inline(__always)
+  private static func _int32(_ x: Int, _ what: StaticString) -> Int32 {
+    precondition(x >= 0 && x <= Int(Int32.max), "SleetMath BLAS: \(what) = \(x) exceeds the 32-bit BLAS interface")
+    return Int32(x)
+  }
+
+  /// `C = alpha·op(A)·op(B) + beta·C`, row-major, `op(A)` M×K, `op(B)` K×N.
+  static func sgemm(
+    transposeA: Bool = false, transposeB: Bool = false, m: Int, n: Int, k: Int,
+    alpha: Float = 1, a: UnsafePointer<Float>, lda: Int, b: UnsafePointer<Float>, ldb: Int,
+    beta: Float = 0, c: UnsafeMutablePointer<Float>, ldc: Int
+  ) {
+    _ = threadPolicyApplied
+    trace?.record(Call(routine: "sgemm", m: m, n: n, k: k))
+    cblas_sgemm(
+      CblasRowMajor, transposeA ? CblasTrans : CblasNoTrans, transposeB ? CblasTrans : CblasNoTrans,
+      _int32(m, "m"), _int32(n, "n"), _int32(k, "k"), alpha, a, _int32(lda, "lda"), b, _int32(ldb, "ldb"),
+      beta, c, _int32(ldc, "ldc"))
+  }
+
+  /// `y = alpha·A·x + beta·y` for a row-major M×N band matrix `A` with `kl`
+  /// sub- and `ku` super-diagonals, stored as M rows of `lda ≥ kl + ku + 1`
+  /// floats (row `i` holds `A[i, i−kl … i+ku]`).
+  static func sgbmv(
+    m: Int, n: Int, kl: Int, ku: Int, alpha: Float = 1, a: UnsafePointer<Float>, lda: Int,
+    x: UnsafePointer<Float>, incx: Int, beta: Float = 0, y: UnsafeMutablePointer<Float>, incy: Int
+  ) {
+    _ = threadPolicyApplied
+    trace?.record(Call(routine: "sgbmv", m: m, n: n, k: kl + ku + 1))
+    cblas_sgbmv(
+      CblasRowMajor, CblasNoTrans, _int32(m, "m"), _int32(n, "n"), _int32(kl, "kl"), _int32(ku, "ku"),
+      alpha, a, _int32(lda, "lda"), x, _int32(incx, "incx"), beta, y, _int32(incy, "incy"))
+  }
+}
+
+/// What the tools report about SleetMath's use of OpenBLAS.
+public enum BLASInfo {
+  /// Applies SleetMath's threading policy now (it is otherwise applied before
+  /// the first BLAS call) and describes it.
+  public static var threadPolicy: String {
+    _BLAS.threadPolicyApplied
+      ? "1 thread (SleetMath pins OpenBLAS; set OPENBLAS_NUM_THREADS to override)"
+      : "as set by OPENBLAS_NUM_THREADS/GOTO_NUM_THREADS/OMP_NUM_THREADS (now \(openblas_get_num_threads()))"
+  }
+}

@@ -1,0 +1,26 @@
+/// How the rasterizer splits a frame into work.
+///
+/// The image is cut into horizontal bands of `bandHeight` rows; each band draws
+/// every primitive clipped to its rows, in primitive order. A pixel's value
+/// depends only on the primitives that cover it and their order — never on the
+/// band it falls in or the thread that draws it — so results are bit-identical
+/// for any `bandHeight` and with or without parallelism.
+public struct RasterOptions: Hashable, Sendable {
+  /// Rows per band (≥ 1). Default 16: small enough to balance two to sixteen
+  /// cores on preview-sized images, large enough that per-band setup (one bounding
+  /// box test per primitive) stays negligible.
+  public var bandHeight: Int
+  /// Whether bands run on `DispatchQueue.concurrentPerform`. Default true.
+  public var isParallel: Bool
+
+  /// - Precondition: `bandHeight ≥ 1`.
+  public init(bandHeight: Int = 16, isParallel: Bool = true) {
+    precondition(bandHeight >= 1, "RasterOptions: bandHeight must be ≥ 1, got \(bandHeight)")
+    self.bandHeight = bandHeight
+    self.isParallel = isParallel
+  }
+
+  /// One band the height of the image, on the calling thread: the reference
+  /// that parallel runs are compared with.
+  public static let serial = RasterOptions(bandHeight: Int.max, isParallel: false)
+}

@@ -1,0 +1,194 @@
+import SleetMath
+
+/// The semantics of `UIPercentDrivenInteractiveTransition` for any shatter
+/// style, as a value driven by explicit times (no clocks are read).
+///
+/// A gesture drives the transition's timeline by progress p ∈ [0, 1]
+/// (``update(_:)``); p maps to transition time `p · duration`. When the gesture
+/// ends, ``finish(at:)`` plays the rest forward and ``cancel(at:)`` plays it
+/// back, over
+///
+/// ```
+/// Δ = (1 − p₀)·duration / completionSpeed      finish
+/// Δ =      p₀ ·duration / completionSpeed      cancel
+/// p(τ) = p₀ + (target − p₀) · completionCurve((τ − τ₀)/Δ)      τ₀ ≤ τ < τ₀ + Δ
+/// p(τ) = target (exactly 1 or 0)                              τ ≥ τ₀ + Δ
+/// ```
+///
+/// where τ is the caller's clock in seconds and τ₀ the time of the call. The
+/// per-piece timing curves are untouched: they run on the transition's own
+/// timeline, exactly as UIKit resumes the paused layer animations.
+///
+/// Reversible at any point: ``update(_:)`` takes the transition back under the
+/// finger from any phase (an interrupted completion is "caught"), and
+/// ``finish(at:)``/``cancel(at:)`` may be called while completing to turn
+/// around from the current position.
+public struct InteractiveShatterTransition: Hashable, Sendable {
+  /// Where the transition is.
+  public enum Phase: Hashable, Sendable {
+    /// Following ``update(_:)``.
+    case interactive
+    /// Playing forward to 1 after ``finish(at:)``.
+    case finishing
+    /// Playing back to 0 after ``cancel(at:)``.
+    case cancelling
+    /// Landed on 1: the transition completed.
+    case finished
+    /// Landed on 0: the transition was cancelled.
+    case cancelled
+  }
+
+  /// The transition time that progress 1 maps to (its ``ShatterTransition/endTime``).
+  public let duration: Double
+  /// UIKit's `completionSpeed`: 1 plays the rest at the transition's own pace.
+  public var completionSpeed: Double {
+    didSet {
+      precondition(
+        completionSpeed > 0 && completionSpeed.isFinite,
+        "InteractiveShatterTransition: completionSpeed must be positive and finite, got \(completionSpeed)")
+    }
+  }
+  /// UIKit's `completionCurve` (default `UIViewAnimationCurveEaseInOut`).
+  public var completionCurve: TimingFunction
+
+  private var _mode: _Mode = .interactive
+  /// Progress when interactive, or where the running completion started.
+  private var _anchor: Double = 0
+  /// The clock time the running completion started.
+  private var _start: Double = 0
+
+  private enum _Mode: Hashable, Sendable { case interactive, finishing, cancelling }
+
+  /// - Complexity: O(1).
+  public init(
+    duration: Double, completionSpeed: Double = 1,
+    completionCurve: TimingFunction = .easeInEaseOut
+  ) {
+    precondition(
+      duration > 0 && duration.isFinite,
+      "InteractiveShatterTransition: duration must be positive and finite, got \(duration)")
+    precondition(
+      completionSpeed > 0 && completionSpeed.isFinite,
+      "InteractiveShatterTransition: completionSpeed must be positive and finite, got \(completionSpeed)")
+    self.duration = duration
+    self.completionSpeed = completionSpeed
+    self.completionCurve = completionCurve
+  }
+
+  /// Drives a transition: `duration` is its ``ShatterTransition/endTime``.
+  /// - Complexity: O(1).
+  public init(
+    _ transition: ShatterTransition, completionSpeed: Double = 1,
+    completionCurve: TimingFunction = .easeInEaseOut
+  ) {
+    self.init(
+      duration: transition.endTime, completionSpeed: completionSpeed,
+      completionCurve: completionCurve)
+  }
+
+  /// `updateInteractiveTransition(_:)`: sets the progress (clamped to [0, 1];
+  /// NaN is a programmer error) and puts the transition under interactive
+  /// control, interrupting any completion.
+  /// - Complexity: O(1).
+  public mutating func update(_ percentComplete: Double) {
+    precondition(!percentComplete.isNaN, "InteractiveShatterTransition.update: progress is NaN")
+    _mode = .interactive
+    _anchor = Swift.min(Swift.max(percentComplete, 0), 1)
+  }
+
+  /// `finishInteractiveTransition()` at clock time `clock`.
+  /// - Complexity: O(1).
+  public mutating func finish(at clock: Double) { _complete(.finishing, at: clock) }
+
+  /// `cancelInteractiveTransition()` at clock time `clock`.
+  /// - Complexity: O(1).
+  public mutating func cancel(at clock: Double) { _complete(.cancelling, at: clock) }
+
+  private mutating func _complete(_ mode: _Mode, at clock: Double) {
+    precondition(clock.isFinite, "InteractiveShatterTransition: clock must be finite, got \(clock)")
+    _anchor = progress(at: clock)
+    _start = clock
+    _mode = mode
+  }
+
+  /// Ends a pan gesture the way the reference articles do: finish when past
+  /// half way or moving forward (`velocity > 0`, in any unit where positive
+  /// means toward completion), cancel otherwise. Returns whether it finishes.
+  /// - Complexity: O(1).
+  @discardableResult
+  public mutating func endInteraction(velocity: Double, at clock: Double) -> Bool {
+    let finishes = InteractiveShatterTransition.shouldFinish(
+      progress: progress(at: clock), velocity: velocity)
+    if finishes { finish(at: clock) } else { cancel(at: clock) }
+    return finishes
+  }
+
+  /// `progress > 0.5 || velocity > 0`.
+  /// - Complexity: O(1).
+  public static func shouldFinish(progress: Double, velocity: Double) -> Bool {
+    progress > 0.5 || velocity > 0
+  }
+
+  /// A pan's progress: translation along the gesture's axis over the
+  /// distance that completes it, clamped to [0, 1].
+  /// - Complexity: O(1).
+  public static func progress(translation: Double, extent: Double) -> Double {
+    precondition(extent > 0, "InteractiveShatterTransition.progress: extent must be positive, got \(extent)")
+    return Swift.min(Swift.max(translation / extent, 0), 1)
+  }
+
+  /// How long the running completion takes in clock seconds (0 while
+  /// interactive).
+  public var completionDuration: Double {
+    switch _mode {
+    case .interactive: 0
+    case .finishing: (1 - _anchor) * duration / completionSpeed
+    case .cancelling: _anchor * duration / completionSpeed
+    }
+  }
+
+  /// The progress at clock time `clock`; exactly 1 or 0 once a completion
+  /// has landed.
+  /// - Complexity: O(1) (one timing-curve evaluation).
+  public func progress(at clock: Double) -> Double {
+    let target: Double
+    switch _mode {
+    case .interactive: return _anchor
+    case .finishing: target = 1
+    case .cancelling: target = 0
+    }
+    let span = completionDuration
+    let elapsed = clock - _start
+    if elapsed <= 0 { return _anchor }
+    if elapsed >= span { return target }
+    return _anchor + (target - _anchor) * completionCurve.value(at: elapsed / span)
+  }
+
+  /// The transition time to evaluate at clock time `clock`: `progress · duration`.
+  /// - Complexity: O(1).
+  public func transitionTime(at clock: Double) -> Double {
+    InteractiveShatterTransition.time(forProgress: progress(at: clock), duration: duration)
+  }
+
+  /// Progress → transition time.
+  /// - Complexity: O(1).
+  public static func time(forProgress progress: Double, duration: Double) -> Double {
+    progress * duration
+  }
+
+  /// Transition time → progress, clamped to [0, 1].
+  /// - Complexity: O(1).
+  public static func progress(forTime time: Double, duration: Double) -> Double {
+    Swift.min(Swift.max(time / duration, 0), 1)
+  }
+
+  /// The phase at clock time `clock`.
+  /// - Complexity: O(1).
+  public func phase(at clock: Double) -> Phase {
+    switch _mode {
+    case .interactive: return .interactive
+    case .finishing: return clock - _start >= completionDuration ? .finished : .finishing
+    case .cancelling: return clock - _start >= completionDuration ? .cancelled : .cancelling
+    }
+  }
+}

@@ -1,0 +1,127 @@
+import SleetMath
+
+/// Any of the three shatter styles behind one interface, so tools, the
+/// interactive driver and renderers need not care which one runs.
+public struct ShatterTransition: Sendable {
+  /// The concrete style and its parameters.
+  public enum Kind: Sendable {
+    case checkerboard(CheckerboardTransition)
+    case explode(ExplodeTransition)
+    case glassBreak(GlassBreakTransition)
+  }
+
+  public let kind: Kind
+
+  /// Wraps one concrete style (the three initialisers below).
+  /// - Complexity: O(1).
+  public init(_ checkerboard: CheckerboardTransition) { kind = .checkerboard(checkerboard) }
+  public init(_ explode: ExplodeTransition) { kind = .explode(explode) }
+  public init(_ glassBreak: GlassBreakTransition) { kind = .glassBreak(glassBreak) }
+
+  /// A style with its sample's defaults for a W × H container.
+  ///
+  /// `divisor` is the checkerboard's tile divisor, the explode's pieces per
+  /// row and the glass break's columns and rows; `direction` only changes the
+  /// checkerboard; `seed` only the two random styles.
+  /// - Complexity: O(pieces).
+  public init(
+    style: ShatterStyle, width: Double, height: Double, direction: ShatterDirection = .push,
+    divisor: Int = CheckerboardPlan.defaultDivisor, seed: UInt64 = 0
+  ) {
+    switch style {
+    case .checkerboard:
+      kind = .checkerboard(
+        CheckerboardTransition(
+          plan: CheckerboardPlan(width: width, height: height, direction: direction, divisor: divisor)))
+    case .explode:
+      kind = .explode(ExplodeTransition(width: width, height: height, divisor: divisor, seed: seed))
+    case .glassBreak:
+      kind = .glassBreak(
+        GlassBreakTransition(width: width, height: height, columns: divisor, rows: divisor, seed: seed))
+    }
+  }
+
+  /// Checks the inputs of ``init(style:width:height:direction:divisor:seed:)``.
+  /// - Complexity: O(1).
+  public static func validate(
+    style: ShatterStyle, width: Double, height: Double,
+    divisor: Int = CheckerboardPlan.defaultDivisor
+  ) throws(ShatterPlanError) {
+    switch style {
+    case .checkerboard: try CheckerboardPlan.validate(width: width, height: height, divisor: divisor)
+    case .explode: try ExplodeTransition.validate(width: width, height: height, divisor: divisor)
+    case .glassBreak:
+      try GlassBreakTransition.validate(width: width, height: height, columns: divisor, rows: divisor)
+    }
+  }
+
+  public var style: ShatterStyle {
+    switch kind {
+    case .checkerboard: .checkerboard
+    case .explode: .explode
+    case .glassBreak: .glassBreak
+    }
+  }
+
+  /// When the last piece reaches its final state; progress 1 maps here.
+  public var endTime: Double {
+    switch kind {
+    case .checkerboard(let t): t.endTime
+    case .explode(let t): t.endTime
+    case .glassBreak(let t): t.endTime
+    }
+  }
+
+  /// A frame sized for this transition (allocate once, reuse every frame).
+  /// - Complexity: O(pieces).
+  public func makeFrame() -> ShatterFrame {
+    switch kind {
+    case .checkerboard(let t): t.makeFrame()
+    case .explode(let t): t.makeFrame()
+    case .glassBreak(let t): t.makeFrame()
+    }
+  }
+
+  /// Evaluates the batched path at `time` (seconds since the transition
+  /// began) into `frame`; bit-identical for any `threads`.
+  /// - Complexity: O(pieces); no allocation once `frame` has been used.
+  public func evaluate(
+    at time: Double, into frame: inout ShatterFrame, backend: TransformBackend = .automatic,
+    threads: Int = 1
+  ) {
+    switch kind {
+    case .checkerboard(let t): t.evaluate(at: time, into: &frame, backend: backend, threads: threads)
+    case .explode(let t): t.evaluate(at: time, into: &frame, backend: backend, threads: threads)
+    case .glassBreak(let t): t.evaluate(at: time, into: &frame, backend: backend, threads: threads)
+    }
+  }
+
+  /// Evaluates the naive per-piece reference at `time` into `frame`.
+  /// - Complexity: O(pieces).
+  public func evaluateNaively(at time: Double, into frame: inout ShatterFrame) {
+    switch kind {
+    case .checkerboard(let t): t.evaluateNaively(at: time, into: &frame)
+    case .explode(let t): t.evaluateNaively(at: time, into: &frame)
+    case .glassBreak(let t): t.evaluateNaively(at: time, into: &frame)
+    }
+  }
+
+  /// A fresh frame at `time` (allocates; use ``evaluate(at:into:backend:threads:)``
+  /// in loops).
+  /// - Complexity: O(pieces).
+  public func frame(at time: Double, backend: TransformBackend = .automatic) -> ShatterFrame {
+    var frame = makeFrame()
+    evaluate(at: time, into: &frame, backend: backend)
+    return frame
+  }
+
+  /// Evaluates at an interactive transition's current position (see
+  /// ``InteractiveShatterTransition/transitionTime(at:)``).
+  /// - Complexity: O(pieces).
+  public func evaluate(
+    _ interaction: InteractiveShatterTransition, at clock: Double, into frame: inout ShatterFrame,
+    backend: TransformBackend = .automatic, threads: Int = 1
+  ) {
+    evaluate(at: interaction.transitionTime(at: clock), into: &frame, backend: backend, threads: threads)
+  }
+}

@@ -1,1 +1,0 @@
-// Replaced by the renderer tests of issue 5.
