@@ -83,12 +83,19 @@ struct ParticlesPresetCommandTests {
   @Test func dumpOfAPresetIsTheSameSteppedOrSought() {
     let seek = runSleet(["particles", "dump", "--effect", "fireworks", "--seed", "5", "--time", "3.2"])
     let step = runSleet(
-      ["particles", "dump", "--effect", "fireworks", "--seed", "5", "--time", "3.2", "--step", "0.02", "--threads", "2"])
+      [
+        "particles", "dump", "--effect", "fireworks", "--seed", "5", "--time", "3.2", "--step", "0.02", "--threads",
+        "2",
+      ])
     #expect(seek.status == 0 && step.status == 0)
     #expect(seek.out == step.out)
     #expect(seek.out.split(separator: "\n").count > 10)
     let unknown = runSleet(["particles", "dump", "--effect", "snwo", "--time", "1"])
     #expect(unknown.status == 2 && unknown.err.contains("--effect snwo"))
+    let refused = runSleet(["particles", "dump", "--effect", "rain", "--time", "2", "--budget", "10"])
+    #expect(refused.status == 1 && refused.err.contains("over the budget of 10"))
+    let capped = runSleet(["particles", "dump", "--effect", "rain", "--time", "2", "--budget", "10", "--cap"])
+    #expect(capped.status == 0 && capped.out.split(separator: "\n").count == 11)
     let stats = runSleet(["particles", "stats", "--effect", "snow", "--duration", "2", "--interval", "1"])
     #expect(stats.status == 0 && stats.out.contains("time,total,snow"))
   }

@@ -151,10 +151,34 @@ struct EmissionTests {
     }
   }
 
+  /// Length- and area-weighted choices: a rectangle's outline puts
+  /// 2W/(2W + 2H) of its births on the horizontal edges; a cuboid's surface
+  /// puts WH/(WH + WD + HD) on the two z faces, and its outline W/(W + H + D)
+  /// on the x edges.
+  @Test func perimeterEdgesAndFacesAreWeightedByLengthAndArea() {
+    func fraction(_ shape: EmitterShape, _ mode: EmitterMode, where test: (SIMD3<Float>) -> Bool) -> Double {
+      let effect = testEffect([testCell("c")]) {
+        $0.emitterShape = shape
+        $0.emitterMode = mode
+        $0.emitterSize = SIMD2(8, 2)
+        $0.emitterDepth = 4
+      }
+      let points = sampleBirths(effect, count: 4000).map(\.position)
+      return Double(points.filter(test).count) / Double(points.count)
+    }
+    let horizontal = fraction(.rectangle, .outline) { abs(abs($0.y) - 1) < 1e-4 && abs($0.x) < 4 - 1e-3 }
+    #expect(abs(horizontal - 0.8) < 0.03)
+    let zFaces = fraction(.cuboid, .surface) { abs(abs($0.z) - 2) < 1e-4 }
+    #expect(abs(zFaces - 16.0 / 56) < 0.03)
+    let xEdges = fraction(.cuboid, .outline) { abs($0.x) < 4 - 1e-3 }
+    #expect(abs(xEdges - 8.0 / 14) < 0.03)
+  }
+
   /// Area-uniform placements: half the disc's births fall inside radius W/√2,
   /// half the ball's inside W/∛2.
   @Test func discAndBallAreUniformByAreaAndVolume() {
-    for (shape, threshold) in [(EmitterShape.circle, Float(1 / 2.0.squareRoot())), (.sphere, Float(pow(0.5, 1.0 / 3)))] {
+    for (shape, threshold) in [(EmitterShape.circle, Float(1 / 2.0.squareRoot())), (.sphere, Float(pow(0.5, 1.0 / 3)))]
+    {
       let effect = testEffect([testCell("c")]) {
         $0.emitterShape = shape
         $0.emitterSize = SIMD2(10, 0)

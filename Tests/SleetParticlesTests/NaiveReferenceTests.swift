@@ -101,7 +101,8 @@ struct NaiveReferenceTests {
     system.seek(to: naive.time)
     let kernel = Dictionary(uniqueKeysWithValues: system.particles().map { ($0.id, $0) })
     var compared = 0
-    for q in naive.snapshots() where q.birthTime < naive.time - 2 * dt && q.birthTime + Double(q.lifetime) > naive.time + 2 * dt {
+    for q in naive.snapshots()
+    where q.birthTime < naive.time - 2 * dt && q.birthTime + Double(q.lifetime) > naive.time + 2 * dt {
       let p = try #require(kernel[q.id])
       let d = p.position - q.position
       // ½·|acc|·dt·age with |acc| ≈ 9.06, age < 2.

@@ -223,8 +223,12 @@ struct ParticleSystemTests {
   @Test(arguments: RenderMode.allCases)
   func renderOrderPerMode(mode: RenderMode) throws {
     let cells = [
-      testCell("a", birthRate: 7, lifetime: 2, velocity: 30) { $0.emissionRange = 6; $0.lifetimeRange = 1 },
-      testCell("b", birthRate: 5, lifetime: 3, velocity: 30) { $0.emissionRange = 6; $0.zAcceleration = 5 },
+      testCell("a", birthRate: 7, lifetime: 2, velocity: 30) {
+        $0.emissionRange = 6; $0.lifetimeRange = 1
+      },
+      testCell("b", birthRate: 5, lifetime: 3, velocity: 30) {
+        $0.emissionRange = 6; $0.zAcceleration = 5
+      },
     ]
     let system = try ParticleSystem(
       effect: testEffect(cells) {
@@ -279,6 +283,11 @@ struct ParticleSystemTests {
     #expect(try ParticleSystem(effect: effect, configuration: .init(budget: 2000)).peakLiveParticles == 2000)
   }
 
+  @Test func tooManyCellsIsATypedError() {
+    let cells = (0..<256).map { testCell("c\($0)") }
+    #expect(throws: ParticleSystemError.tooManyCells(256)) { try ParticleSystem(effect: testEffect(cells)) }
+  }
+
   @Test func kernelMatchesItsNaiveTwinBitForBit() throws {
     let system = try ParticleSystem(effect: fireworksLikeEffect(seed: 5), configuration: .init(computesAffines: true))
     system.seek(to: 2.2)
@@ -318,7 +327,8 @@ struct ParticleSystemTests {
     for r in records { store.append(r) }
     #expect((0..<store.count).map(store.record(at:)) == records)
     store.removeAll { $0 % 3 == 0 }
-    #expect((0..<store.count).map(store.record(at:)) == records.enumerated().filter { $0.offset % 3 != 0 }.map(\.element))
+    #expect(
+      (0..<store.count).map(store.record(at:)) == records.enumerated().filter { $0.offset % 3 != 0 }.map(\.element))
     #expect(store.aliveCount(blocks: 0..<store.blockCount, at: 0, hidden: nil) == store.count)
   }
 }

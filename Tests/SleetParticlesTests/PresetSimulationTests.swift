@@ -30,7 +30,8 @@ struct PresetSimulationTests {
   }
 
   private func hiddenCount(_ system: ParticleSystem) -> Int {
-    let disabled = Set(system.tree.nodes.filter { !$0.parameters[system.tree.segment(at: system.localTime!)].isEnabled }.map(\.path))
+    let disabled = Set(
+      system.tree.nodes.filter { !$0.parameters[system.tree.segment(at: system.localTime!)].isEnabled }.map(\.path))
     return system.particles().filter { disabled.contains($0.cellPath) }.count
   }
 }

@@ -68,8 +68,10 @@ func fireworksLikeEffect(seed: UInt32 = 7) -> Effect {
 func bits(_ frame: ParticleFrame) -> [UInt32] {
   var out: [UInt32] = []
   for i in frame.instances {
-    out += [i.x, i.y, i.z, i.scale, i.color.x, i.color.y, i.color.z, i.color.w, i.contentsRect.x,
-            i.rotation, i.normalizedAge].map(\.bitPattern)
+    out += [
+      i.x, i.y, i.z, i.scale, i.color.x, i.color.y, i.color.z, i.color.w, i.contentsRect.x,
+      i.rotation, i.normalizedAge,
+    ].map(\.bitPattern)
     out += [i.sprite, i.cell]
   }
   for a in frame.affines { out += [a.a, a.b, a.c, a.d, a.tx, a.ty].map(\.bitPattern) }
@@ -79,8 +81,10 @@ func bits(_ frame: ParticleFrame) -> [UInt32] {
 func bits(_ snapshots: [ParticleSnapshot]) -> [UInt64] {
   snapshots.flatMap { s -> [UInt64] in
     [s.id, s.birthTime.bitPattern, UInt64(s.lifetime.bitPattern)]
-      + [s.position.x, s.position.y, s.position.z, s.velocity.x, s.velocity.y, s.velocity.z, s.scale,
-         s.rotation, s.color.x, s.color.y, s.color.z, s.color.w].map { UInt64($0.bitPattern) }
+      + [
+        s.position.x, s.position.y, s.position.z, s.velocity.x, s.velocity.y, s.velocity.z, s.scale,
+        s.rotation, s.color.x, s.color.y, s.color.z, s.color.w,
+      ].map { UInt64($0.bitPattern) }
   }
 }
 

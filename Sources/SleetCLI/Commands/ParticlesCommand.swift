@@ -5,6 +5,8 @@ struct ParticlesOptions {
   var effect: Effect
   var threads: Int = 1
   var step: Double?
+  var budget = ParticleSystemConfiguration().budget
+  var capsOldestFirst = false
 
   /// Reads `--effect`, `--seed`, `--threads` and `--step`.
   static func parse(_ arguments: inout Arguments) throws(CommandError) -> ParticlesOptions {
@@ -18,6 +20,11 @@ struct ParticlesOptions {
       guard threads >= 1 else { throw .usage("--threads: expected at least 1, got \(threads)") }
       options.threads = threads
     }
+    if let budget = try arguments.int("budget") {
+      guard budget >= 1 else { throw .usage("--budget: expected at least 1, got \(budget)") }
+      options.budget = budget
+    }
+    options.capsOldestFirst = try arguments.flag("cap")
     if let step = try arguments.double("step") {
       guard step > 0 else { throw .usage("--step: expected a positive number of seconds, got \(step)") }
       options.step = step
@@ -27,7 +34,10 @@ struct ParticlesOptions {
 
   func makeSystem() throws(CommandError) -> ParticleSystem {
     do throws(ParticleSystemError) {
-      return try ParticleSystem(effect: effect, configuration: .init(threads: threads))
+      return try ParticleSystem(
+        effect: effect,
+        configuration: .init(
+          budget: budget, overflowPolicy: capsOldestFirst ? .capOldestFirst : .reject, threads: threads))
     } catch {
       throw .failure(error.description)
     }
@@ -67,7 +77,7 @@ struct ParticlesDumpCommand: SleetCommand {
   static let summary = "print every live particle of an effect at a time, sorted by id"
   static let help = """
     usage: sleet particles dump --effect NAME|FILE.json --time T [--seed N] [--step DT]
-                                [--threads N] [--format csv|json]
+                                [--threads N] [--budget N [--cap]] [--format csv|json]
 
     Simulates the effect to emitter-local time T (seconds) and prints every live
     particle sorted by id, one per line (csv, with a header) or as a JSON array:
@@ -82,6 +92,9 @@ struct ParticlesDumpCommand: SleetCommand {
       --step DT                 advance frame by frame in steps of DT instead of
                                 seeking (the output is identical)
       --threads N               evaluation threads (default 1; output identical)
+      --budget N                live-particle budget (default 4000000); an effect
+                                whose computed peak exceeds it is refused (exit 1)
+      --cap                     instead of refusing, keep the newest N particles
       --format csv|json         default csv
     """
 
@@ -137,7 +150,7 @@ struct ParticlesStatsCommand: SleetCommand {
   static let summary = "print live particle counts per cell over time"
   static let help = """
     usage: sleet particles stats --effect NAME|FILE.json [--duration D] [--interval I]
-                                 [--seed N] [--step DT] [--threads N]
+                                 [--seed N] [--step DT] [--threads N] [--budget N [--cap]]
 
     Prints a csv table: one row per sample time 0, I, 2I, … ≤ D, with the total
     live count and one column per cell (by key path, e.g. rocket.spark), plus
@@ -150,6 +163,7 @@ struct ParticlesStatsCommand: SleetCommand {
       --seed N                  the emitter seed (default: the effect's)
       --step DT                 advance frame by frame instead of seeking
       --threads N               evaluation threads (default 1)
+      --budget N, --cap         as for `sleet particles dump`
     """
 
   static func run(_ arguments: inout Arguments, output: CommandOutput) throws(CommandError) {
@@ -167,7 +181,9 @@ struct ParticlesStatsCommand: SleetCommand {
   static func table(_ options: ParticlesOptions, duration: Double, interval: Double) throws(CommandError) -> String {
     let system = try options.makeSystem()
     let paths = system.cellPaths
-    var lines = ["# peak (upper bound): \(system.peakLiveParticles)", (["time", "total"] + paths).joined(separator: ",")]
+    var lines = [
+      "# peak (upper bound): \(system.peakLiveParticles)", (["time", "total"] + paths).joined(separator: ","),
+    ]
     var previous = 0.0
     var n = 0
     while Double(n) * interval <= duration {

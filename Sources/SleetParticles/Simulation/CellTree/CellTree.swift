@@ -74,7 +74,8 @@ struct CellTree: Sendable {
     for (i, cell) in effect.emitter.emitterCells.enumerated() {
       add(cell, indexPath: [i], parent: nil, parentPath: nil)
     }
-    precondition(nodes.count < 256, "an effect may have at most 255 cells in all")
+    // ParticleSystem rejects larger effects before building a tree.
+    assert(nodes.count <= 255, "an effect may have at most 255 cells in all")
   }
 
   /// The segment whose stretch of the timeline contains `t`.

@@ -82,7 +82,12 @@ public final class NaiveParticleSimulator {
   private var births: [Int]
 
   /// A simulator at local time 0 with no particles.
+  /// - Complexity: O(cells × segments).
   public init(effect: Effect) {
+    func count(_ cells: [EmitterCell]) -> Int { cells.reduce(cells.count) { $0 + count($1.emitterCells) } }
+    precondition(
+      count(effect.emitter.emitterCells) <= ParticleSystemError.maximumCells,
+      "NaiveParticleSimulator supports at most 255 cells")
     self.effect = effect
     tree = CellTree(effect: effect)
     accumulators = Array(repeating: 0, count: tree.nodes.count)
@@ -99,7 +104,8 @@ public final class NaiveParticleSimulator {
       let start = Swift.max(0, node.beginTime)
       let end = node.duration > 0 ? node.beginTime + node.duration : .infinity
       births[root] = node.schedule.count(start: start, end: end, upTo: time)
-      accumulators[root] = Swift.max(0, node.schedule.integral(from: start, to: Swift.min(time, end)) - Double(births[root]))
+      accumulators[root] = Swift.max(
+        0, node.schedule.integral(from: start, to: Swift.min(time, end)) - Double(births[root]))
     }
   }
 
@@ -170,6 +176,7 @@ public final class NaiveParticleSimulator {
   }
 
   /// The live particles, sorted by id.
+  /// - Complexity: O(n log n), n = live particles.
   public func snapshots() -> [ParticleSnapshot] {
     particles.map { p in
       ParticleSnapshot(

@@ -200,8 +200,10 @@ extension ParticleStore {
         _ r0: SIMD4<Float>, _ r1: SIMD4<Float>, _ t0: SIMD4<Float>, _ t1: SIMD4<Float>, _ at: Int
       ) {
         out.storeBytes(of: r0, toByteOffset: at, as: SIMD4<Float>.self)
-        out.storeBytes(of: SIMD4(lowHalf: t0.lowHalf, highHalf: r1.lowHalf), toByteOffset: at + 16, as: SIMD4<Float>.self)
-        out.storeBytes(of: SIMD4(lowHalf: r1.highHalf, highHalf: t1.lowHalf), toByteOffset: at + 32, as: SIMD4<Float>.self)
+        out.storeBytes(
+          of: SIMD4(lowHalf: t0.lowHalf, highHalf: r1.lowHalf), toByteOffset: at + 16, as: SIMD4<Float>.self)
+        out.storeBytes(
+          of: SIMD4(lowHalf: r1.highHalf, highHalf: t1.lowHalf), toByteOffset: at + 32, as: SIMD4<Float>.self)
       }
       pair(abcd.0, abcd.1, t.0, t.1, base)
       pair(abcd.2, abcd.3, t.2, t.3, base + 48)

@@ -25,8 +25,11 @@
 /// Invariants: particles occupy indices `0..<count` in ascending
 /// (birth time, id) order; lanes at or past `count` in the last block have
 /// lifetime 0 (never alive), so kernels may process whole blocks. Indices may
-/// hold particles that have died since (holes); ``compact(aliveAt:)`` removes
+/// hold particles that have died since (holes); `removeAll(where:)` removes
 /// them stably.
+///
+/// Sendable because worker threads only *read* it, during a frame's passes,
+/// while the owning `ParticleSystem` does not mutate it.
 final class ParticleStore: @unchecked Sendable {
   static let lanes = 8
   static let slots = 32

@@ -21,7 +21,7 @@ extension ParticleSystem {
       if let parent = node.parent {
         let parentLife = tree.nodes[parent].exactMaximumLifetime
         let windowEnd = Swift.min(node.windowEndOffset, parentLife)
-        let window = Swift.max(0, windowEnd - node.beginTime)
+        let window = Swift.max(0, windowEnd - Swift.max(0, node.beginTime))
         let perParent = (rate * window).rounded(.up)
         birthsPerSecond[node.number] = birthsPerSecond[parent] * perParent
         peak = (birthsPerSecond[parent] * (life + window) + 1) * perParent

@@ -40,11 +40,20 @@ public enum ParticleSystemError: Error, Hashable, Sendable, CustomStringConverti
   /// The definition can have up to `peak` live particles at once, more than
   /// the configured `budget`.
   case budgetExceeded(peak: Int, budget: Int)
+  /// The effect has more cells (sub-cells included) than particle ids can
+  /// number: at most ``ParticleSystemError/maximumCells``.
+  case tooManyCells(Int)
+
+  /// The most cells (sub-cells included) an effect may have: ids keep the
+  /// cell number in their top 8 bits.
+  public static let maximumCells = 255
 
   public var description: String {
     switch self {
     case .budgetExceeded(let peak, let budget):
       "the effect can have up to \(peak) live particles, over the budget of \(budget)"
+    case .tooManyCells(let count):
+      "the effect has \(count) cells; at most \(ParticleSystemError.maximumCells) are supported"
     }
   }
 }

@@ -53,12 +53,16 @@ public final class ParticleSystem {
 
   /// Loads `effect`, computing its peak live-particle count.
   /// - Throws: ``ParticleSystemError/budgetExceeded(peak:budget:)`` when the
-  ///   peak exceeds `configuration.budget` and the policy is `reject`.
+  ///   peak exceeds `configuration.budget` and the policy is `reject`;
+  ///   ``ParticleSystemError/tooManyCells(_:)`` beyond 255 cells.
   /// - Complexity: O(cells × segments).
   public init(effect: Effect, configuration: ParticleSystemConfiguration = .init()) throws(ParticleSystemError) {
     precondition(configuration.budget > 0, "the particle budget must be positive")
     precondition(configuration.threads > 0, "threads must be at least 1")
     precondition(configuration.chunkSize > 0, "chunkSize must be positive")
+    func count(_ cells: [EmitterCell]) -> Int { cells.reduce(cells.count) { $0 + count($1.emitterCells) } }
+    let cells = count(effect.emitter.emitterCells)
+    guard cells <= ParticleSystemError.maximumCells else { throw .tooManyCells(cells) }
     self.effect = effect
     self.configuration = configuration
     tree = CellTree(effect: effect)
@@ -68,13 +72,16 @@ public final class ParticleSystem {
     }
   }
 
-  /// The emitter-local time for a time on the layer's parent timeline.
+  /// The emitter-local time for a time on the layer's parent timeline:
+  /// (time − beginTime)·speed + timeOffset, in `Double`.
+  /// - Complexity: O(1).
   public func localTime(for time: Double) -> Double {
     let e = effect.emitter
     return (time - e.beginTime) * Double(e.speed) + e.timeOffset
   }
 
   /// The key path (without `emitterCells.`) of every cell, indexed by cell number.
+  /// - Complexity: O(cells).
   public var cellPaths: [String] { tree.nodes.map(\.path) }
 
   /// Live particles (alive at the current time), holes excluded.
@@ -130,8 +137,10 @@ public final class ParticleSystem {
   /// Moves to `time` incrementally: appends the births since the last time
   /// and drops the dead. Moving backward (or the first call) seeks.
   /// Gives exactly the particles ``seek(to:)`` gives.
-  /// - Complexity: O(new births + stored particles), no allocations per
-  ///   particle; the store compacts when a quarter of it is dead.
+  /// - Complexity: O(births in the step, plus parents whose sub-cell windows
+  ///   reach it), amortised; an O(stored particles) count and compaction
+  ///   only when the store has doubled past the last live count (or every
+  ///   step when capping). No allocations once the buffers have grown.
   public func advance(to time: Double) {
     precondition(time.isFinite, "advance(to:) needs a finite time")
     let t = localTime(for: time)
@@ -238,7 +247,8 @@ public final class ParticleSystem {
     let seed = effect.emitter.seed
     if let parent = n.parent {
       forEachBirth(node: parent, after: lo - tree.maximumEmissionAge(node), through: hi) { p in
-        let start = p.birthTime + n.beginTime
+        // The window opens at parent age max(0, beginTime): a parent emits only while alive.
+        let start = p.birthTime + Swift.max(0, n.beginTime)
         let end = p.birthTime + Swift.min(n.windowEndOffset, Double(p.lifetime))
         guard end > start else { return }
         let first = n.schedule.count(start: start, end: end, upTo: lo)
