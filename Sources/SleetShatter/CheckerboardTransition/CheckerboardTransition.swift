@@ -46,7 +46,7 @@ public struct CheckerboardTransition: Sendable {
   internal let _table: _CurveTable
   internal let _perspective: Transform3D
 
-  /// - Complexity: O(1) plus one 4097-node curve table (about 0.5 ms).
+  /// - Complexity: O(1) plus one 4098-node curve table (about 0.5 ms).
   public init(
     plan: CheckerboardPlan, timingFunction: TimingFunction = .easeInEaseOut,
     eyeDistance: Float = CheckerboardTransition.defaultEyeDistance
@@ -168,11 +168,48 @@ public struct CheckerboardTransition: Sendable {
 
 extension CheckerboardTransition {
   /// The batched path's per-tile kernel: the closed-form local matrix.
+  ///
+  /// Runs of four tiles within one grid row are evaluated four lanes at a
+  /// time: the progress in `Double` lanes, then, when all four cards are at
+  /// rest at the same end (progress 0 or 1, most of a large grid at any
+  /// instant), matrices that differ only in the centre, from a
+  /// ``_RestCard`` computed once per call; otherwise ``_buildFourMoving``
+  /// (table lookup and face per lane). Row ends, a chunk's tail and grids
+  /// narrower than four go through ``_buildOne``. All of them evaluate the
+  /// same expressions in the same order, lane for lane, so a tile's output
+  /// does not depend on which of them built it (nor, therefore, on the
+  /// chunking or the thread count).
   internal struct _Builder: _PieceBuilder {
     let plan: CheckerboardPlan
     let curve: TimingFunction
     let table: _CurveTable
     let time: Double
+
+    /// What every card at rest at one end shares: `_buildOne`'s rows 1–3,
+    /// hf·c and hf·n, and its state record, for the table node of that end.
+    struct _RestCard {
+      var row1: SIMD4<Float>
+      var row2: SIMD4<Float>
+      var row3: SIMD4<Float>
+      var halfCosine: Float
+      var halfSine: Float
+      var record: SIMD4<UInt32>
+    }
+
+    /// The ``_RestCard`` for `progress` 0 or 1, whose lookup is the node `f`.
+    func _restCard(_ f: SIMD4<Float>, progress: Double) -> _RestCard {
+      let sf = Float(plan.slice)
+      let hf = Float(plan.slice / 2)
+      let front = abs(f.x - 0.5) > 1e-5 ? f.x <= 0.5 : curve.value(at: progress) <= 0.5
+      let c = front ? f.y : -f.y
+      let n = front ? f.z : -f.z
+      return _RestCard(
+        row1: SIMD4(sf * c, 0, -sf * n, 0), row2: SIMD4(0, sf, 0, 0), row3: SIMD4(n, 0, c, 0),
+        halfCosine: hf * c, halfSine: hf * n,
+        record: SIMD4(
+          Float(progress).bitPattern, Float(1).bitPattern, (hf * abs(n)).bitPattern,
+          front ? ShatterFace.from.rawValue : ShatterFace.to.rawValue))
+    }
 
     func build(
       _ range: Range<Int>, locals: UnsafeMutablePointer<Transform3D>,
@@ -181,40 +218,238 @@ extension CheckerboardTransition {
       let nx = plan.columns
       let s = plan.slice
       let h = s / 2
-      let sf = Float(s)
       let hf = Float(h)
+      let coefficients = plan._dotCoefficients
+      let delayScale = plan._delayScale
+      let inverseDuration = plan._inverseTileDuration
       table.nodes.withUnsafeBufferPointer { nodeBuffer in
-        // Safe: the table always has 4097 nodes.
+        // Safe: the table always has 4098 nodes.
         let nodes = nodeBuffer.baseAddress!
+        let atStart = _restCard(nodes[0], progress: 0)
+        let atEnd = _restCard(nodes[_CurveTable.segments], progress: 1)
         var column = range.lowerBound % nx
         var row = range.lowerBound / nx
-        for k in 0..<range.count {
-          // The same function as the naive path, so both see the same progress.
-          let progress = plan.progress(column: column, row: row, at: time)
-          let f = _CurveTable.lookup(progress, in: nodes)
-          // e ≤ ½: front face at φ = θ; else the back face at φ = θ − π,
-          // whose cosine and sine are the negatives. Within 1e−5 of the
-          // edge-on instant the table's rounding could pick the other face
-          // than the exact curve, so the exact curve decides there (rare).
-          let front = abs(f.x - 0.5) > 1e-5 ? f.x <= 0.5 : curve.value(at: progress) <= 0.5
-          let c = front ? f.y : -f.y
-          let n = front ? f.z : -f.z
-          let cx = Float(Double(column) * s + h)
-          let cy = Float(Double(row) * s + h)
-          locals[k] = Transform3D(
-            row1: SIMD4(sf * c, 0, -sf * n, 0),
-            row2: SIMD4(0, sf, 0, 0),
-            row3: SIMD4(n, 0, c, 0),
-            row4: SIMD4(cx - hf * c, cy - hf, hf * n, 1))
-          states[k] = ShatterPieceState(
-            progress: Float(progress), opacity: 1, depth: hf * abs(n), face: front ? .from : .to)
-          column += 1
+        // The four lanes' columns and the row as `Double`, carried along
+        // (exact: whole numbers) rather than converted at every step.
+        var columns = SIMD4<Double>(repeating: Double(column)) + SIMD4(0, 1, 2, 3)
+        var rowValue = Double(row)
+        var rowTerm = coefficients.z * rowValue
+        var cyMinusHalf = Float(rowValue * s + h) - hf
+        let count = range.count
+        var k = 0
+        while k < count {
+          if count &- k >= 4 && column &+ 4 <= nx {
+            // plan.progress, lane for lane: ((a + b·column) + c·row), |·|·scale,
+            // (t − delay)·(1/duration), clamped to [0, 1].
+            let dot = (coefficients.x + coefficients.y * columns) + rowTerm
+            // |dot| by clearing the sign bits, exactly as `abs`.
+            let magnitude = unsafeBitCast(
+              unsafeBitCast(dot, to: SIMD4<UInt64>.self) & 0x7FFF_FFFF_FFFF_FFFF, to: SIMD4<Double>.self)
+            let x = (time - magnitude * delayScale) * inverseDuration
+            var progress = x
+            progress.replace(with: 0, where: .!(x .> 0))
+            progress.replace(with: 1, where: .!(progress .< 1))
+            // All four at 0, or all four at 1: and the lane masks together.
+            let zeros = unsafeBitCast(progress .== 0, to: SIMD4<Int64>.self)
+            let ones = unsafeBitCast(progress .== 1, to: SIMD4<Int64>.self)
+            let z2 = zeros.lowHalf & zeros.highHalf
+            let o2 = ones.lowHalf & ones.highHalf
+            let allZero = z2[0] & z2[1]
+            let allOne = o2[0] & o2[1]
+            if allZero | allOne != 0 {
+              _storeAtRest(
+                allZero != 0 ? atStart : atEnd, columns: columns, cyMinusHalf: cyMinusHalf,
+                locals + k, states + k)
+            } else {
+              _buildFourMoving(progress, columns: columns, row: rowValue, nodes, locals + k, states + k)
+            }
+            column &+= 4
+            columns += 4
+            k &+= 4
+          } else {
+            _buildOne(column: column, row: row, nodes, locals + k, states + k)
+            column &+= 1
+            columns += 1
+            k &+= 1
+          }
           if column == nx {
             column = 0
-            row += 1
+            row &+= 1
+            columns = SIMD4(0, 1, 2, 3)
+            rowValue += 1
+            rowTerm = coefficients.z * rowValue
+            cyMinusHalf = Float(rowValue * s + h) - hf
           }
         }
       }
+    }
+
+    /// Four cards at rest at the same end: `_buildOne`'s matrix and state
+    /// with the lane-invariant parts taken from `card`.
+    /// - Invariant: `local` and `state` have 4 writable slots
+    ///   (`ShatterPieceState` is a frozen 16-byte record of four 32-bit
+    ///   words, written as one `SIMD4<UInt32>`).
+    @inline(__always)
+    func _storeAtRest(
+      _ card: _RestCard, columns: SIMD4<Double>, cyMinusHalf: Float,
+      _ local: UnsafeMutablePointer<Transform3D>, _ state: UnsafeMutablePointer<ShatterPieceState>
+    ) {
+      let s = plan.slice
+      let cx = SIMD4<Float>(columns * s + s / 2)
+      let d1 = cx - card.halfCosine
+      let tail = SIMD4(0, cyMinusHalf, card.halfSine, 1)
+      let raw = UnsafeMutableRawPointer(state)
+      for lane in 0..<4 {
+        var row4 = tail
+        row4.x = d1[lane]
+        local[lane] = Transform3D(row1: card.row1, row2: card.row2, row3: card.row3, row4: row4)
+        raw.storeBytes(of: card.record, toByteOffset: 16 &* lane, as: SIMD4<UInt32>.self)
+      }
+    }
+
+    /// One tile: progress, curve lookup, face, closed-form matrix, state.
+    @inline(__always)
+    func _buildOne(
+      column: Int, row: Int, _ nodes: UnsafePointer<SIMD4<Float>>,
+      _ local: UnsafeMutablePointer<Transform3D>, _ state: UnsafeMutablePointer<ShatterPieceState>
+    ) {
+      let s = plan.slice
+      let h = s / 2
+      let sf = Float(s)
+      let hf = Float(h)
+      // The same function as the naive path, so both see the same progress.
+      let progress = plan.progress(column: column, row: row, at: time)
+      let f = _CurveTable.lookup(progress, in: nodes)
+      // e ≤ ½: front face at φ = θ; else the back face at φ = θ − π,
+      // whose cosine and sine are the negatives. Within 1e−5 of the
+      // edge-on instant the table's rounding could pick the other face
+      // than the exact curve, so the exact curve decides there (rare).
+      let front = abs(f.x - 0.5) > 1e-5 ? f.x <= 0.5 : curve.value(at: progress) <= 0.5
+      let c = front ? f.y : -f.y
+      let n = front ? f.z : -f.z
+      let cx = Float(Double(column) * s + h)
+      let cy = Float(Double(row) * s + h)
+      local.pointee = Transform3D(
+        row1: SIMD4(sf * c, 0, -sf * n, 0),
+        row2: SIMD4(0, sf, 0, 0),
+        row3: SIMD4(n, 0, c, 0),
+        row4: SIMD4(cx - hf * c, cy - hf, hf * n, 1))
+      state.pointee = ShatterPieceState(
+        progress: Float(progress), opacity: 1, depth: hf * abs(n), face: front ? .from : .to)
+    }
+
+    /// −v lane-wise by flipping the sign bits, as the scalar prefix `-`
+    /// (−(+0) = −0). The SIMD prefix `-` computes 0 − v, which gives +0 there.
+    @inline(__always)
+    func _negated(_ v: SIMD4<Float>) -> SIMD4<Float> {
+      unsafeBitCast(unsafeBitCast(v, to: SIMD4<UInt32>.self) ^ 0x8000_0000, to: SIMD4<Float>.self)
+    }
+
+    /// |v| lane-wise by clearing the sign bits (as `abs`: |−0| = +0).
+    @inline(__always)
+    func _magnitude(_ v: SIMD4<Float>) -> SIMD4<Float> {
+      unsafeBitCast(unsafeBitCast(v, to: SIMD4<UInt32>.self) & 0x7FFF_FFFF, to: SIMD4<Float>.self)
+    }
+
+    /// The tiles at `columns` (four consecutive columns) of `row`, one per
+    /// lane, whose clamped `progress` is already known (not all at rest).
+    ///
+    /// Lane for lane the expressions of ``_buildOne``:
+    /// ``_CurveTable/lookup(_:in:)``'s segment and interpolation (the padded
+    /// last node makes x = 1 an ordinary segment with weight 0, which returns
+    /// node N exactly, as the lookup does), the same face rule and products.
+    /// Results are therefore bit-identical. Out of line: the flipping band is
+    /// a small part of a large grid, and inlining it would crowd the registers
+    /// of the loop around it.
+    /// - Invariant: the four columns exist (`columns[3] < plan.columns`) and are
+    ///   whole numbers, as is `row`; `local` and `state` have 4
+    ///   writable slots (`ShatterPieceState` is a frozen 16-byte record of
+    ///   four 32-bit words, written as one `SIMD4<UInt32>`).
+    @inline(never)
+    func _buildFourMoving(
+      _ progress: SIMD4<Double>, columns: SIMD4<Double>, row rowValue: Double,
+      _ nodes: UnsafePointer<SIMD4<Float>>,
+      _ local: UnsafeMutablePointer<Transform3D>, _ state: UnsafeMutablePointer<ShatterPieceState>
+    ) {
+      let s = plan.slice
+      let h = s / 2
+      let sf = Float(s)
+      let hf = Float(h)
+
+      // Curve lookup per lane (a gather), as `_CurveTable.lookup`. The
+      // segment ⌊f⌋ (0 ≤ f ≤ N) without per-lane range checks: adding 2⁵²
+      // rounds f to the nearest integer r in the low mantissa bits; r − 1
+      // where r > f. Exact for 0 ≤ f < 2⁵¹, so ⌊f⌋ and f − ⌊f⌋ equal
+      // `Int(f)` and `f − Double(Int(f))`.
+      let scaled = progress * Double(_CurveTable.segments)
+      let magic = SIMD4<Double>(repeating: 0x1p52)
+      var rounded = (scaled + magic) - magic
+      rounded.replace(with: rounded - 1, where: rounded .> scaled)
+      let weight = SIMD4<Float>(scaled - rounded)
+      let bits = unsafeBitCast(rounded + magic, to: SIMD4<UInt64>.self) & 0xF_FFFF
+      @inline(__always) func lookup(_ lane: Int) -> SIMD4<Float> {
+        let segment = Int(truncatingIfNeeded: bits[lane])
+        let a = nodes[segment]
+        let b = nodes[segment &+ 1]
+        return a + (b - a) * weight[lane]
+      }
+      let f0 = lookup(0)
+      let f1 = lookup(1)
+      let f2 = lookup(2)
+      let f3 = lookup(3)
+      let e = SIMD4(f0.x, f1.x, f2.x, f3.x)
+      let cosine = SIMD4(f0.y, f1.y, f2.y, f3.y)
+      let sine = SIMD4(f0.z, f1.z, f2.z, f3.z)
+
+      var front = e .<= 0.5
+      let distance = _magnitude(e - 0.5)
+      if distance[0] <= 1e-5 || distance[1] <= 1e-5 || distance[2] <= 1e-5 || distance[3] <= 1e-5 {
+        // Near the edge-on instant (rare): the exact curve decides, as in _buildOne.
+        for lane in 0..<4 where distance[lane] <= 1e-5 {
+          front[lane] = curve.value(at: progress[lane]) <= 0.5
+        }
+      }
+      var c = _negated(cosine)
+      c.replace(with: cosine, where: front)
+      var n = _negated(sine)
+      n.replace(with: sine, where: front)
+
+      let cx = SIMD4<Float>(columns * s + h)
+      let cy = Float(rowValue * s + h)
+      let a1 = sf * c
+      let a3 = -sf * n
+      let d1 = cx - hf * c
+      let d2 = cy - hf
+      let d3 = hf * n
+      let row2 = SIMD4<Float>(0, sf, 0, 0)
+      @inline(__always) func store(_ lane: Int) {
+        local[lane] = Transform3D(
+          row1: SIMD4(a1[lane], 0, a3[lane], 0),
+          row2: row2,
+          row3: SIMD4(n[lane], 0, c[lane], 0),
+          row4: SIMD4(d1[lane], d2, d3[lane], 1))
+      }
+      store(0)
+      store(1)
+      store(2)
+      store(3)
+
+      let progressF = SIMD4<Float>(progress)
+      let depth = _magnitude(hf * n)
+      var face = SIMD4<UInt32>(repeating: ShatterFace.to.rawValue)
+      face.replace(with: ShatterFace.from.rawValue, where: front)
+      let p = unsafeBitCast(progressF, to: SIMD4<UInt32>.self)
+      let o = Float(1).bitPattern
+      let d = unsafeBitCast(depth, to: SIMD4<UInt32>.self)
+      let raw = UnsafeMutableRawPointer(state)
+      @inline(__always) func storeState(_ lane: Int) {
+        raw.storeBytes(
+          of: SIMD4(p[lane], o, d[lane], face[lane]), toByteOffset: 16 &* lane, as: SIMD4<UInt32>.self)
+      }
+      storeState(0)
+      storeState(1)
+      storeState(2)
+      storeState(3)
     }
   }
 }
