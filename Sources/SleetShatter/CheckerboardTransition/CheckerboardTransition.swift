@@ -299,10 +299,16 @@ extension CheckerboardTransition {
       let d1 = cx - card.halfCosine
       let tail = SIMD4(0, cyMinusHalf, card.halfSine, 1)
       let raw = UnsafeMutableRawPointer(state)
+      let matrices = UnsafeMutableRawPointer(local)
+      let top = SIMD8(lowHalf: card.row1, highHalf: card.row2)
       for lane in 0..<4 {
         var row4 = tail
         row4.x = d1[lane]
-        local[lane] = Transform3D(row1: card.row1, row2: card.row2, row3: card.row3, row4: row4)
+        // 32-byte halves: one store each where the target has 256-bit vectors.
+        matrices.storeBytes(of: top, toByteOffset: 64 &* lane, as: SIMD8<Float>.self)
+        matrices.storeBytes(
+          of: SIMD8(lowHalf: card.row3, highHalf: row4), toByteOffset: 64 &* lane &+ 32,
+          as: SIMD8<Float>.self)
         raw.storeBytes(of: card.record, toByteOffset: 16 &* lane, as: SIMD4<UInt32>.self)
       }
     }
