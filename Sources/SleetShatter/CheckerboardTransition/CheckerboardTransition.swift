@@ -393,69 +393,44 @@ extension CheckerboardTransition {
       rounded.replace(with: rounded - 1, where: rounded .> scaled)
       let weight = SIMD4<Float>(scaled - rounded)
       let bits = unsafeBitCast(rounded + magic, to: SIMD4<UInt64>.self) & 0xF_FFFF
-      @inline(__always) func lookup(_ lane: Int) -> SIMD4<Float> {
+      let cx = SIMD4<Float>(columns * s + h)
+      let cyMinusHalf = Float(rowValue * s + h) - hf
+      let progressBits = unsafeBitCast(SIMD4<Float>(progress), to: SIMD4<UInt32>.self)
+      let matrices = UnsafeMutableRawPointer(local)
+      let records = UnsafeMutableRawPointer(state)
+      let zero = SIMD4<Float>()
+      // Lanes 0 and 2 of a row vector carry values, 1 and 3 are zero.
+      let oddLanes: SIMDMask<SIMD4<Int32>> = [false, true, false, true]
+      @inline(__always) func tile(_ lane: Int) {
         let segment = Int(truncatingIfNeeded: bits[lane])
         let a = nodes[segment]
         let b = nodes[segment &+ 1]
-        return a + (b - a) * weight[lane]
+        let f = a + (b - a) * weight[lane]
+        let front = abs(f.x - 0.5) > 1e-5 ? f.x <= 0.5 : curve.value(at: progress[lane]) <= 0.5
+        // (·, c, n, ·) in lanes 1 and 2: the node, sign-flipped on the back face.
+        let g = front ? f : _negated(f)
+        // (sf·c, 0, −sf·n, 0)
+        let row1 = (SIMD4(g.y, g.x, g.z, g.w) * SIMD4(sf, 1, -sf, 1)).replacing(with: zero, where: oddLanes)
+        // (n, 0, c, 0)
+        let row3 = SIMD4(g.z, g.x, g.y, g.w).replacing(with: zero, where: oddLanes)
+        // (cx − hf·c, cy − hf, hf·n, 1)
+        let half = SIMD4(g.y, g.y, g.z, g.z) * hf
+        let row4 = SIMD4(cx[lane] - half.x, cyMinusHalf, half.z, 1)
+        matrices.storeBytes(
+          of: SIMD8(lowHalf: row1, highHalf: SIMD4(0, sf, 0, 0)), toByteOffset: 64 &* lane,
+          as: SIMD8<Float>.self)
+        matrices.storeBytes(
+          of: SIMD8(lowHalf: row3, highHalf: row4), toByteOffset: 64 &* lane &+ 32, as: SIMD8<Float>.self)
+        records.storeBytes(
+          of: SIMD4(
+            progressBits[lane], Float(1).bitPattern, abs(half.z).bitPattern,
+            front ? ShatterFace.from.rawValue : ShatterFace.to.rawValue),
+          toByteOffset: 16 &* lane, as: SIMD4<UInt32>.self)
       }
-      let f0 = lookup(0)
-      let f1 = lookup(1)
-      let f2 = lookup(2)
-      let f3 = lookup(3)
-      let e = SIMD4(f0.x, f1.x, f2.x, f3.x)
-      let cosine = SIMD4(f0.y, f1.y, f2.y, f3.y)
-      let sine = SIMD4(f0.z, f1.z, f2.z, f3.z)
-
-      var front = e .<= 0.5
-      let distance = _magnitude(e - 0.5)
-      if distance[0] <= 1e-5 || distance[1] <= 1e-5 || distance[2] <= 1e-5 || distance[3] <= 1e-5 {
-        // Near the edge-on instant (rare): the exact curve decides, as in _buildOne.
-        for lane in 0..<4 where distance[lane] <= 1e-5 {
-          front[lane] = curve.value(at: progress[lane]) <= 0.5
-        }
-      }
-      var c = _negated(cosine)
-      c.replace(with: cosine, where: front)
-      var n = _negated(sine)
-      n.replace(with: sine, where: front)
-
-      let cx = SIMD4<Float>(columns * s + h)
-      let cy = Float(rowValue * s + h)
-      let a1 = sf * c
-      let a3 = -sf * n
-      let d1 = cx - hf * c
-      let d2 = cy - hf
-      let d3 = hf * n
-      let row2 = SIMD4<Float>(0, sf, 0, 0)
-      @inline(__always) func store(_ lane: Int) {
-        local[lane] = Transform3D(
-          row1: SIMD4(a1[lane], 0, a3[lane], 0),
-          row2: row2,
-          row3: SIMD4(n[lane], 0, c[lane], 0),
-          row4: SIMD4(d1[lane], d2, d3[lane], 1))
-      }
-      store(0)
-      store(1)
-      store(2)
-      store(3)
-
-      let progressF = SIMD4<Float>(progress)
-      let depth = _magnitude(hf * n)
-      var face = SIMD4<UInt32>(repeating: ShatterFace.to.rawValue)
-      face.replace(with: ShatterFace.from.rawValue, where: front)
-      let p = unsafeBitCast(progressF, to: SIMD4<UInt32>.self)
-      let o = Float(1).bitPattern
-      let d = unsafeBitCast(depth, to: SIMD4<UInt32>.self)
-      let raw = UnsafeMutableRawPointer(state)
-      @inline(__always) func storeState(_ lane: Int) {
-        raw.storeBytes(
-          of: SIMD4(p[lane], o, d[lane], face[lane]), toByteOffset: 16 &* lane, as: SIMD4<UInt32>.self)
-      }
-      storeState(0)
-      storeState(1)
-      storeState(2)
-      storeState(3)
+      tile(0)
+      tile(1)
+      tile(2)
+      tile(3)
     }
   }
 }
