@@ -33,7 +33,7 @@ struct CheckerboardBuilderTests {
     for time in [-1, 0, 0.05, 0.4, 1.1, 1.7, 2.5, edgeOn, plan.endTime, plan.endTime + 1] {
       let builder = CheckerboardTransition._Builder(
         plan: plan, curve: transition.timingFunction, table: transition._table, time: time)
-      // Chunks of 256 as the pipeline cuts them, so the runs start mid-row.
+      // Chunks as the pipeline cuts them, so the runs start mid-row.
       locals.withUnsafeMutableBufferPointer { l in
         states.withUnsafeMutableBufferPointer { s in
           var lo = 0

@@ -31,8 +31,12 @@ internal protocol _PieceBuilder: Sendable {
 }
 
 internal enum _ShatterPipeline {
-  /// Pieces per chunk: 256 local transforms are 16 KiB of scratch (half of L1d).
-  static let chunkSize = 256
+  /// Pieces per chunk: 512 local transforms are 32 KiB of scratch, which the
+  /// two operations read back from L1/L2. Measured against 128, 256 and 1024
+  /// (`docs/benchmarks.md`, Shatter): 512 halves the per-chunk cost of the two
+  /// backend calls relative to 256 (1–2 % of a frame) and larger chunks gain
+  /// nothing more.
+  static let chunkSize = 512
 
   /// TL, TR, BR, BL of the unit square, v pointing down as on screen.
   static let unitCorners: [SIMD3<Float>] = [
