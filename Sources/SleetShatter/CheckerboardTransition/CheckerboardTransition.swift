@@ -398,21 +398,20 @@ extension CheckerboardTransition {
       let progressBits = unsafeBitCast(SIMD4<Float>(progress), to: SIMD4<UInt32>.self)
       let matrices = UnsafeMutableRawPointer(local)
       let records = UnsafeMutableRawPointer(state)
-      let zero = SIMD4<Float>()
-      // Lanes 0 and 2 of a row vector carry values, 1 and 3 are zero.
-      let oddLanes: SIMDMask<SIMD4<Int32>> = [false, true, false, true]
       @inline(__always) func tile(_ lane: Int) {
         let segment = Int(truncatingIfNeeded: bits[lane])
         let a = nodes[segment]
         let b = nodes[segment &+ 1]
         let f = a + (b - a) * weight[lane]
         let front = abs(f.x - 0.5) > 1e-5 ? f.x <= 0.5 : curve.value(at: progress[lane]) <= 0.5
-        // (·, c, n, ·) in lanes 1 and 2: the node, sign-flipped on the back face.
-        let g = front ? f : _negated(f)
-        // (sf·c, 0, −sf·n, 0)
-        let row1 = (SIMD4(g.y, g.x, g.z, g.w) * SIMD4(sf, 1, -sf, 1)).replacing(with: zero, where: oddLanes)
+        // (·, c, n, ·) in lanes 1 and 2: the node with its signs flipped on
+        // the back face (without a branch on the face).
+        let flip = SIMD4<UInt32>(repeating: front ? 0 : 0x8000_0000)
+        let g = unsafeBitCast(unsafeBitCast(f, to: SIMD4<UInt32>.self) ^ flip, to: SIMD4<Float>.self)
+        // (sf·c, 0, −sf·n, 0): the zero lanes are +0 · +0.
+        let row1 = SIMD4(g.y, 0, g.z, 0) * SIMD4(sf, 0, -sf, 0)
         // (n, 0, c, 0)
-        let row3 = SIMD4(g.z, g.x, g.y, g.w).replacing(with: zero, where: oddLanes)
+        let row3 = SIMD4(g.z, 0, g.y, 0)
         // (cx − hf·c, cy − hf, hf·n, 1)
         let half = SIMD4(g.y, g.y, g.z, g.z) * hf
         let row4 = SIMD4(cx[lane] - half.x, cyMinusHalf, half.z, 1)
