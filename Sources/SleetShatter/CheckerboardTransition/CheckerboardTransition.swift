@@ -233,6 +233,13 @@ extension CheckerboardTransition {
         // (exact: whole numbers) rather than converted at every step.
         var columns = SIMD4<Double>(repeating: Double(column)) + SIMD4(0, 1, 2, 3)
         var rowValue = Double(row)
+        // The lanes' centres Float(column·s + h), carried in `Float` as well:
+        // every value is k·s + s/2 with s a whole number and k·s < W + s ≤
+        // 2·maximumSide, a half-integer below 2²², so the sums are exact and
+        // equal `_buildOne`'s `Float(Double(column) * s + h)`.
+        let sf = Float(s)
+        let firstCentres = SIMD4<Float>(0, 1, 2, 3) * sf + hf
+        var centres = SIMD4<Float>(columns * s + h)
         var rowTerm = coefficients.z * rowValue
         var cyMinusHalf = Float(rowValue * s + h) - hf
         let count = range.count
@@ -258,24 +265,28 @@ extension CheckerboardTransition {
             let allOne = o2[0] & o2[1]
             if allZero | allOne != 0 {
               _storeAtRest(
-                allZero != 0 ? atStart : atEnd, columns: columns, cyMinusHalf: cyMinusHalf,
+                allZero != 0 ? atStart : atEnd, centres: centres, cyMinusHalf: cyMinusHalf,
                 locals + k, states + k)
             } else {
-              _buildFourMoving(progress, columns: columns, row: rowValue, nodes, locals + k, states + k)
+              _buildFourMoving(
+                progress, centres: centres, cyMinusHalf: cyMinusHalf, nodes, locals + k, states + k)
             }
             column &+= 4
             columns += 4
+            centres += 4 * sf
             k &+= 4
           } else {
             _buildOne(column: column, row: row, nodes, locals + k, states + k)
             column &+= 1
             columns += 1
+            centres += sf
             k &+= 1
           }
           if column == nx {
             column = 0
             row &+= 1
             columns = SIMD4(0, 1, 2, 3)
+            centres = firstCentres
             rowValue += 1
             rowTerm = coefficients.z * rowValue
             cyMinusHalf = Float(rowValue * s + h) - hf
@@ -291,11 +302,9 @@ extension CheckerboardTransition {
     ///   words, written as one `SIMD4<UInt32>`).
     @inline(__always)
     func _storeAtRest(
-      _ card: _RestCard, columns: SIMD4<Double>, cyMinusHalf: Float,
+      _ card: _RestCard, centres cx: SIMD4<Float>, cyMinusHalf: Float,
       _ local: UnsafeMutablePointer<Transform3D>, _ state: UnsafeMutablePointer<ShatterPieceState>
     ) {
-      let s = plan.slice
-      let cx = SIMD4<Float>(columns * s + s / 2)
       let d1 = cx - card.halfCosine
       let tail = SIMD4(0, cyMinusHalf, card.halfSine, 1)
       let raw = UnsafeMutableRawPointer(state)
@@ -373,7 +382,7 @@ extension CheckerboardTransition {
     ///   four 32-bit words, written as one `SIMD4<UInt32>`).
     @inline(never)
     func _buildFourMoving(
-      _ progress: SIMD4<Double>, columns: SIMD4<Double>, row rowValue: Double,
+      _ progress: SIMD4<Double>, centres cx: SIMD4<Float>, cyMinusHalf: Float,
       _ nodes: UnsafePointer<SIMD4<Float>>,
       _ local: UnsafeMutablePointer<Transform3D>, _ state: UnsafeMutablePointer<ShatterPieceState>
     ) {
@@ -393,8 +402,6 @@ extension CheckerboardTransition {
       rounded.replace(with: rounded - 1, where: rounded .> scaled)
       let weight = SIMD4<Float>(scaled - rounded)
       let bits = unsafeBitCast(rounded + magic, to: SIMD4<UInt64>.self) & 0xF_FFFF
-      let cx = SIMD4<Float>(columns * s + h)
-      let cyMinusHalf = Float(rowValue * s + h) - hf
       let progressBits = unsafeBitCast(SIMD4<Float>(progress), to: SIMD4<UInt32>.self)
       let matrices = UnsafeMutableRawPointer(local)
       let records = UnsafeMutableRawPointer(state)
