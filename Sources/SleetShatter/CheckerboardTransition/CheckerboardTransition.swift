@@ -245,6 +245,39 @@ extension CheckerboardTransition {
         let count = range.count
         var k = 0
         while k < count {
+          if count &- k >= _restBlock && column &+ _restBlock <= nx {
+            // A block of tiles at rest, decided from its two end tiles (see
+            // `_restBlock`): then no tile of it needs its progress.
+            let first = Double(column)
+            let last = first + Double(_restBlock &- 1)
+            let dotFirst = (coefficients.x + coefficients.y * first) + rowTerm
+            let dotLast = (coefficients.x + coefficients.y * last) + rowTerm
+            let pFirst = _progress(dot: dotFirst, delayScale, inverseDuration)
+            let pLast = _progress(dot: dotLast, delayScale, inverseDuration)
+            let sameSide = (dotFirst > 0 && dotLast > 0) || (dotFirst < 0 && dotLast < 0)
+            if pFirst == pLast && (pFirst == 1 || (pFirst == 0 && sameSide)) {
+              let card = pFirst == 0 ? atStart : atEnd
+              for step in 0..<(_restBlock / 4) {
+                _storeAtRest(
+                  card, centres: centres, cyMinusHalf: cyMinusHalf, locals + (k &+ 4 &* step),
+                  states + (k &+ 4 &* step))
+                centres += 4 * sf
+              }
+              column &+= _restBlock
+              columns += Double(_restBlock)
+              k &+= _restBlock
+              if column == nx {
+                column = 0
+                row &+= 1
+                columns = SIMD4(0, 1, 2, 3)
+                centres = firstCentres
+                rowValue += 1
+                rowTerm = coefficients.z * rowValue
+                cyMinusHalf = Float(rowValue * s + h) - hf
+              }
+              continue
+            }
+          }
           if count &- k >= 4 && column &+ 4 <= nx {
             // plan.progress, lane for lane: ((a + b·column) + c·row), |·|·scale,
             // (t − delay)·(1/duration), clamped to [0, 1].
@@ -293,6 +326,27 @@ extension CheckerboardTransition {
           }
         }
       }
+    }
+
+    /// Tiles per block for the at-rest test from the block's two ends.
+    ///
+    /// Along a row the progress is quasi-concave in the column, in floating
+    /// point too: `(a + b·column) + c·row` is monotone in the column (each
+    /// rounded operation is monotone), so its magnitude falls then rises, and
+    /// `(t − |·|·scale)·(1/duration)`, clamped, rises then falls. Hence if both
+    /// ends of a block are at progress 1 every tile between is at 1; if both
+    /// are at 0 and the dot product has the same strict sign at both ends (it
+    /// cannot change sign between: the progress is monotone there) every tile
+    /// is at 0. The end values are `plan.progress`'s own expressions, so a
+    /// block's tiles are exactly what the per-tile paths would write.
+    var _restBlock: Int { 16 }
+
+    /// `plan.progress` from its dot product v·T (same operations, same order).
+    @inline(__always)
+    func _progress(dot: Double, _ delayScale: Double, _ inverseDuration: Double) -> Double {
+      let x = (time - abs(dot) * delayScale) * inverseDuration
+      let low = x > 0 ? x : 0
+      return low < 1 ? low : 1
     }
 
     /// Four cards at rest at the same end: `_buildOne`'s matrix and state
