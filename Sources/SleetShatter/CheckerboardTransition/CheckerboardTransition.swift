@@ -169,6 +169,8 @@ public struct CheckerboardTransition: Sendable {
 extension CheckerboardTransition {
   /// The batched path's per-tile kernel: the closed-form local matrix.
   ///
+  /// Blocks of ``_restBlock`` tiles of a row whose two ends are at rest at
+  /// the same end are written without any progress (see ``_restBlock``).
   /// Runs of four tiles within one grid row are evaluated four lanes at a
   /// time: the progress in `Double` lanes, then, when all four cards are at
   /// rest at the same end (progress 0 or 1, most of a large grid at any
@@ -407,21 +409,8 @@ extension CheckerboardTransition {
         progress: Float(progress), opacity: 1, depth: hf * abs(n), face: front ? .from : .to)
     }
 
-    /// −v lane-wise by flipping the sign bits, as the scalar prefix `-`
-    /// (−(+0) = −0). The SIMD prefix `-` computes 0 − v, which gives +0 there.
-    @inline(__always)
-    func _negated(_ v: SIMD4<Float>) -> SIMD4<Float> {
-      unsafeBitCast(unsafeBitCast(v, to: SIMD4<UInt32>.self) ^ 0x8000_0000, to: SIMD4<Float>.self)
-    }
-
-    /// |v| lane-wise by clearing the sign bits (as `abs`: |−0| = +0).
-    @inline(__always)
-    func _magnitude(_ v: SIMD4<Float>) -> SIMD4<Float> {
-      unsafeBitCast(unsafeBitCast(v, to: SIMD4<UInt32>.self) & 0x7FFF_FFFF, to: SIMD4<Float>.self)
-    }
-
-    /// The tiles at `columns` (four consecutive columns) of `row`, one per
-    /// lane, whose clamped `progress` is already known (not all at rest).
+    /// Four consecutive tiles of a row (centres `cx`), one per lane, whose
+    /// clamped `progress` is already known and not all at one rest end.
     ///
     /// Lane for lane the expressions of ``_buildOne``:
     /// ``_CurveTable/lookup(_:in:)``'s segment and interpolation (the padded
@@ -466,7 +455,8 @@ extension CheckerboardTransition {
         let f = a + (b - a) * weight[lane]
         let front = abs(f.x - 0.5) > 1e-5 ? f.x <= 0.5 : curve.value(at: progress[lane]) <= 0.5
         // (·, c, n, ·) in lanes 1 and 2: the node with its signs flipped on
-        // the back face (without a branch on the face).
+        // the back face, by XOR like the scalar prefix `-` (−(+0) = −0; the
+        // SIMD prefix `-` computes 0 − v, which gives +0), without a branch.
         let flip = SIMD4<UInt32>(repeating: front ? 0 : 0x8000_0000)
         let g = unsafeBitCast(unsafeBitCast(f, to: SIMD4<UInt32>.self) ^ flip, to: SIMD4<Float>.self)
         // (sf·c, 0, −sf·n, 0): the zero lanes are +0 · +0.
