@@ -12,6 +12,7 @@ struct BenchmarkRunner {
     [
       transform,
       random,
+      shatter,
       render,
     ]
   }

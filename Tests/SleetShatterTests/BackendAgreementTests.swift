@@ -10,7 +10,7 @@ struct BackendAgreementTests {
   static let transitions: [(String, ShatterTransition)] = [
     ("checkerboard 320×480 push", ShatterTransition(style: .checkerboard, width: 320, height: 480)),
     ("checkerboard 390×844 pop", ShatterTransition(style: .checkerboard, width: 390, height: 844, direction: .pop)),
-    // 7 000 tiles: 27 full chunks and a partial one.
+    // 7 000 tiles: 13 full chunks of 512 and a partial one.
     ("checkerboard 1000×700 /100", ShatterTransition(style: .checkerboard, width: 1000, height: 700, divisor: 100)),
     // Tiles larger than the eye distance: corners behind the eye are NaN.
     ("checkerboard 4000×3000 /1", ShatterTransition(style: .checkerboard, width: 4000, height: 3000, divisor: 1)),

@@ -259,7 +259,7 @@ extension GlassBreakTransition {
                 let x = (time - d.x) / d.y
                 let low = x > 0 ? x : 0
                 let progress = low < 1 ? low : 1
-                // Safe: the table always has 4097 nodes.
+                // Safe: the table always has 4098 nodes.
                 let e = _CurveTable.lookup(progress, in: nodes.baseAddress!).x
                 let angle = Double(e) * d.w
                 let c = Float(_cos(angle))

@@ -10,7 +10,9 @@ import SleetMath
 /// ```
 ///
 /// and ``lookup(_:)`` interpolates linearly between nodes. The inputs 0 and 1
-/// (and anything outside) return the exact end values.
+/// (and anything outside) return the exact end values. A copy of node N is
+/// appended (N + 2 nodes in all) so that a lane-parallel lookup can treat
+/// x = 1 as the segment [N, N + 1] with weight 0, without a branch.
 ///
 /// **Postconditions:** for Core Animation's named curves the interpolation
 /// error is below h²/8 · max|f″| with h = 1/4096: under 3e−8 for e and under
@@ -23,11 +25,12 @@ internal struct _CurveTable: Sendable {
   init(_ curve: TimingFunction) {
     let n = _CurveTable.segments
     var nodes: [SIMD4<Float>] = []
-    nodes.reserveCapacity(n + 1)
+    nodes.reserveCapacity(n + 2)
     for k in 0...n {
       let e = curve.value(at: Double(k) / Double(n))
       nodes.append(SIMD4(Float(e), Float(_cosPi(e)), Float(_sinPi(e)), 0))
     }
+    nodes.append(nodes[n])
     self.nodes = nodes
   }
 

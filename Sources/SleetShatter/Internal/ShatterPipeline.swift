@@ -1,5 +1,6 @@
 import Dispatch
 import SleetMath
+import Synchronization
 
 /// The batched evaluation shared by every style.
 ///
@@ -18,9 +19,12 @@ import SleetMath
 /// 3. operation 3 projects the shared unit-square corners through them into
 ///    `corners`.
 ///
-/// Workers take chunks round-robin (worker w: chunks w, w + W, …); a chunk's
-/// output depends only on its pieces, so the result is bit-identical for any
-/// worker count.
+/// Workers take the next unclaimed chunk from a shared counter until none
+/// is left, so a worker whose core is busy with another process simply takes
+/// fewer chunks (a fixed round-robin split made the frame wait for it). A
+/// chunk's output depends only on its pieces — the worker's scratch block is
+/// fully rewritten before it is read — so the result is bit-identical for any
+/// worker count and any assignment of chunks to workers.
 internal protocol _PieceBuilder: Sendable {
   /// Writes the local transform (unit square → container space, before the
   /// perspective) and the state of pieces `range` to `locals[0..<range.count]`
@@ -31,8 +35,12 @@ internal protocol _PieceBuilder: Sendable {
 }
 
 internal enum _ShatterPipeline {
-  /// Pieces per chunk: 256 local transforms are 16 KiB of scratch (half of L1d).
-  static let chunkSize = 256
+  /// Pieces per chunk: 512 local transforms are 32 KiB of scratch, which the
+  /// two operations read back from L1/L2. Measured against 128, 256 and 1024
+  /// (`docs/benchmarks.md`, Shatter): 512 halves the per-chunk cost of the two
+  /// backend calls relative to 256 (1–2 % of a frame) and larger chunks gain
+  /// nothing more.
+  static let chunkSize = 512
 
   /// TL, TR, BR, BL of the unit square, v pointing down as on screen.
   static let unitCorners: [SIMD3<Float>] = [
@@ -74,13 +82,20 @@ internal enum _ShatterPipeline {
             frame.pieces.withUnsafeMutableBufferPointer { states in
               let buffers = _Buffers(
                 unit: unit, scratch: scratch, transforms: transforms, corners: corners,
-                states: states, count: n, chunks: chunks, workers: workers,
-                perspective: perspective, backend: backend)
+                states: states, count: n, perspective: perspective, backend: backend)
               if workers == 1 {
-                _work(worker: 0, buffers, builder)
+                for chunk in 0..<chunks { _chunk(chunk, worker: 0, buffers, builder) }
               } else {
+                let next = Atomic<Int>(0)
                 DispatchQueue.concurrentPerform(iterations: workers) { worker in
-                  _work(worker: worker, buffers, builder)
+                  while true {
+                    // Relaxed: the counter only hands out indices; the
+                    // outputs are disjoint and concurrentPerform's return
+                    // orders every write before the caller reads.
+                    let chunk = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                    if chunk >= chunks { break }
+                    _chunk(chunk, worker: worker, buffers, builder)
+                  }
                 }
               }
             }
@@ -90,28 +105,25 @@ internal enum _ShatterPipeline {
     }
   }
 
-  /// One worker's share: chunks `worker`, `worker + workers`, …
-  private static func _work<Builder: _PieceBuilder>(
-    worker: Int, _ b: _Buffers, _ builder: Builder
+  /// The three stages for one chunk, in `worker`'s scratch block.
+  @inline(__always)
+  private static func _chunk<Builder: _PieceBuilder>(
+    _ chunk: Int, worker: Int, _ b: _Buffers, _ builder: Builder
   ) {
-    var chunk = worker
-    while chunk < b.chunks {
-      let lo = chunk * chunkSize
-      let hi = Swift.min(b.count, lo + chunkSize)
-      // Safe: chunks > 0 implies every buffer is non-empty, so the base
-      // addresses are non-nil; the scratch holds workers × chunkSize transforms.
-      let local = b.scratch.baseAddress! + worker * chunkSize
-      builder.build(lo..<hi, locals: local, states: b.states.baseAddress! + lo)
-      let out = UnsafeMutableBufferPointer(rebasing: b.transforms[lo..<hi])
-      Transform3DBatch.concatenate(
-        UnsafeBufferPointer(start: local, count: hi - lo), with: b.perspective,
-        side: .right, into: out, backend: b.backend)
-      Transform3DBatch.project(
-        b.unit, through: UnsafeBufferPointer(out),
-        into: UnsafeMutableBufferPointer(rebasing: b.corners[(4 * lo)..<(4 * hi)]),
-        backend: b.backend)
-      chunk += b.workers
-    }
+    let lo = chunk * chunkSize
+    let hi = Swift.min(b.count, lo + chunkSize)
+    // Safe: chunks > 0 implies every buffer is non-empty, so the base
+    // addresses are non-nil; the scratch holds workers × chunkSize transforms.
+    let local = b.scratch.baseAddress! + worker * chunkSize
+    builder.build(lo..<hi, locals: local, states: b.states.baseAddress! + lo)
+    let out = UnsafeMutableBufferPointer(rebasing: b.transforms[lo..<hi])
+    Transform3DBatch.concatenate(
+      UnsafeBufferPointer(start: local, count: hi - lo), with: b.perspective,
+      side: .right, into: out, backend: b.backend)
+    Transform3DBatch.project(
+      b.unit, through: UnsafeBufferPointer(out),
+      into: UnsafeMutableBufferPointer(rebasing: b.corners[(4 * lo)..<(4 * hi)]),
+      backend: b.backend)
   }
 
   /// The frame's buffers and the evaluation's constants, shared by the
@@ -126,8 +138,6 @@ internal enum _ShatterPipeline {
     let corners: UnsafeMutableBufferPointer<SIMD2<Float>>
     let states: UnsafeMutableBufferPointer<ShatterPieceState>
     let count: Int
-    let chunks: Int
-    let workers: Int
     let perspective: Transform3D
     let backend: TransformBackend
   }
