@@ -75,7 +75,8 @@ public enum SleetCommandLine {
   /// exit status.
   public static func run(_ arguments: [String], output: CommandOutput) -> Int32 {
     // The longest command path that prefixes the arguments wins.
-    let match = commands
+    let match =
+      commands
       .filter { arguments.starts(with: $0.path) }
       .max { $0.path.count < $1.path.count }
     guard let command = match else {

@@ -6,13 +6,19 @@ import Testing
 struct RandomStreamTests {
   /// Random123's `kat_vectors` for philox4x32 with 10 rounds.
   @Test(arguments: [
-    (SIMD4<UInt32>(0, 0, 0, 0), SIMD2<UInt32>(0, 0),
-     SIMD4<UInt32>(0x6627_e8d5, 0xe169_c58d, 0xbc57_ac4c, 0x9b00_dbd8)),
-    (SIMD4<UInt32>(repeating: 0xffff_ffff), SIMD2<UInt32>(repeating: 0xffff_ffff),
-     SIMD4<UInt32>(0x408f_276d, 0x41c8_3b0e, 0xa20b_c7c6, 0x6d54_51fd)),
-    (SIMD4<UInt32>(0x243f_6a88, 0x85a3_08d3, 0x1319_8a2e, 0x0370_7344),
-     SIMD2<UInt32>(0xa409_3822, 0x299f_31d0),
-     SIMD4<UInt32>(0xd16c_fe09, 0x94fd_cceb, 0x5001_e420, 0x2412_6ea1)),
+    (
+      SIMD4<UInt32>(0, 0, 0, 0), SIMD2<UInt32>(0, 0),
+      SIMD4<UInt32>(0x6627_e8d5, 0xe169_c58d, 0xbc57_ac4c, 0x9b00_dbd8)
+    ),
+    (
+      SIMD4<UInt32>(repeating: 0xffff_ffff), SIMD2<UInt32>(repeating: 0xffff_ffff),
+      SIMD4<UInt32>(0x408f_276d, 0x41c8_3b0e, 0xa20b_c7c6, 0x6d54_51fd)
+    ),
+    (
+      SIMD4<UInt32>(0x243f_6a88, 0x85a3_08d3, 0x1319_8a2e, 0x0370_7344),
+      SIMD2<UInt32>(0xa409_3822, 0x299f_31d0),
+      SIMD4<UInt32>(0xd16c_fe09, 0x94fd_cceb, 0x5001_e420, 0x2412_6ea1)
+    ),
   ])
   func knownAnswers(counter: SIMD4<UInt32>, key: SIMD2<UInt32>, expected: SIMD4<UInt32>) {
     #expect(Philox4x32.block(counter: counter, key: key) == expected)

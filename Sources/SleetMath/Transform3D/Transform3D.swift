@@ -85,22 +85,70 @@ public struct Transform3D: Hashable, Sendable {
 // MARK: - Named entries (m11…m44)
 
 extension Transform3D {
-  @inlinable public var m11: Float { get { row1.x } set { row1.x = newValue } }
-  @inlinable public var m12: Float { get { row1.y } set { row1.y = newValue } }
-  @inlinable public var m13: Float { get { row1.z } set { row1.z = newValue } }
-  @inlinable public var m14: Float { get { row1.w } set { row1.w = newValue } }
-  @inlinable public var m21: Float { get { row2.x } set { row2.x = newValue } }
-  @inlinable public var m22: Float { get { row2.y } set { row2.y = newValue } }
-  @inlinable public var m23: Float { get { row2.z } set { row2.z = newValue } }
-  @inlinable public var m24: Float { get { row2.w } set { row2.w = newValue } }
-  @inlinable public var m31: Float { get { row3.x } set { row3.x = newValue } }
-  @inlinable public var m32: Float { get { row3.y } set { row3.y = newValue } }
-  @inlinable public var m33: Float { get { row3.z } set { row3.z = newValue } }
-  @inlinable public var m34: Float { get { row3.w } set { row3.w = newValue } }
-  @inlinable public var m41: Float { get { row4.x } set { row4.x = newValue } }
-  @inlinable public var m42: Float { get { row4.y } set { row4.y = newValue } }
-  @inlinable public var m43: Float { get { row4.z } set { row4.z = newValue } }
-  @inlinable public var m44: Float { get { row4.w } set { row4.w = newValue } }
+  @inlinable public var m11: Float {
+    get { row1.x }
+    set { row1.x = newValue }
+  }
+  @inlinable public var m12: Float {
+    get { row1.y }
+    set { row1.y = newValue }
+  }
+  @inlinable public var m13: Float {
+    get { row1.z }
+    set { row1.z = newValue }
+  }
+  @inlinable public var m14: Float {
+    get { row1.w }
+    set { row1.w = newValue }
+  }
+  @inlinable public var m21: Float {
+    get { row2.x }
+    set { row2.x = newValue }
+  }
+  @inlinable public var m22: Float {
+    get { row2.y }
+    set { row2.y = newValue }
+  }
+  @inlinable public var m23: Float {
+    get { row2.z }
+    set { row2.z = newValue }
+  }
+  @inlinable public var m24: Float {
+    get { row2.w }
+    set { row2.w = newValue }
+  }
+  @inlinable public var m31: Float {
+    get { row3.x }
+    set { row3.x = newValue }
+  }
+  @inlinable public var m32: Float {
+    get { row3.y }
+    set { row3.y = newValue }
+  }
+  @inlinable public var m33: Float {
+    get { row3.z }
+    set { row3.z = newValue }
+  }
+  @inlinable public var m34: Float {
+    get { row3.w }
+    set { row3.w = newValue }
+  }
+  @inlinable public var m41: Float {
+    get { row4.x }
+    set { row4.x = newValue }
+  }
+  @inlinable public var m42: Float {
+    get { row4.y }
+    set { row4.y = newValue }
+  }
+  @inlinable public var m43: Float {
+    get { row4.z }
+    set { row4.z = newValue }
+  }
+  @inlinable public var m44: Float {
+    get { row4.w }
+    set { row4.w = newValue }
+  }
 }
 
 // MARK: - Construction (CATransform3DMake…)
