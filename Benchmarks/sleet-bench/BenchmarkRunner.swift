@@ -13,6 +13,7 @@ struct BenchmarkRunner {
       transform,
       random,
       render,
+      particles,
     ]
   }
 

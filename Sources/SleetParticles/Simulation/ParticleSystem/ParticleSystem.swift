@@ -317,6 +317,13 @@ public final class ParticleSystem {
   ///   `unordered` when birth order is already id order, e.g. one cell).
   ///   No allocations once the buffers have grown.
   public func render(into frame: inout ParticleFrame) {
+    render(into: &frame, threads: configuration.threads, computesAffines: configuration.computesAffines)
+  }
+
+  /// ``render(into:)`` with the configuration's thread count and affine
+  /// switch overridden, so benchmarks can compare them on one live set.
+  package func render(into frame: inout ParticleFrame, threads: Int, computesAffines: Bool) {
+    precondition(threads > 0, "threads must be at least 1")
     let t = localTime ?? 0
     let segment = tree.segment(at: t)
     let layer = tree.layers[segment]
@@ -335,7 +342,6 @@ public final class ParticleSystem {
     let chunks = (blocks + blocksPerChunk - 1) / blocksPerChunk
     if chunkCounts.count < chunks + 1 { chunkCounts = Array(repeating: 0, count: chunks + 1) }
     let store = self.store
-    let threads = configuration.threads
     // Birth order is the order of oldestFirst/oldestLast, and id order too
     // when there is a single cell (ids k ascend with birth time).
     let needsSortKeys: Bool
@@ -362,7 +368,7 @@ public final class ParticleSystem {
         total += n
       }
       Self.resize(&frame.instances, to: total, filler: Self.blankInstance)
-      Self.resize(&frame.affines, to: configuration.computesAffines ? total : 0, filler: .identity)
+      Self.resize(&frame.affines, to: computesAffines ? total : 0, filler: .identity)
       Self.resize(&scratchIDs, to: total, filler: 0)
       Self.resize(&scratchDepths, to: total, filler: 0)
       // Pass 2: evaluate each chunk into its own output range.
@@ -374,7 +380,7 @@ public final class ParticleSystem {
               // never written through because every chunk writes 0 particles.
               let target = EvaluationTarget(
                 instances: instances.baseAddress ?? UnsafeMutablePointer(bitPattern: 64)!,
-                affines: configuration.computesAffines ? affines.baseAddress : nil,
+                affines: computesAffines ? affines.baseAddress : nil,
                 ids: ids.baseAddress ?? UnsafeMutablePointer(bitPattern: 64)!,
                 depths: depths.baseAddress ?? UnsafeMutablePointer(bitPattern: 64)!,
                 hidden: hiddenBox.value, flattensDepth: !layer.preservesDepth,
