@@ -33,7 +33,7 @@ extension BenchmarkRunner {
   static var particles: BenchmarkSuite {
     BenchmarkSuite(name: "particles") { scale in
       let frameTime = 1.0 / 60
-      let sizes = scale.sizes([10_000, 100_000, 1_000_000, 4_000_000])
+      let sizes = scale.sizes([1_000, 10_000, 100_000, 1_000_000, 4_000_000])
       var groups: [BenchmarkGroup] = []
       for n in sizes {
         let effect = ParticleSystem.steadyStateEffect(liveParticles: n)

@@ -104,37 +104,18 @@ extension ParticleStore {
       let ageD = now - p.load(as: SIMD8<Double>.self)
       let aliveLanes = unsafeBitCast((ageD .>= 0) .& (ageD .< SIMD8<Double>(slot(2))), to: SIMD8<Int64>.self)
       let a = SIMD8<Float>(ageD)
-      let aa = a * a
-      let allAlive =
-        (aliveLanes[0] & aliveLanes[1] & aliveLanes[2] & aliveLanes[3] & aliveLanes[4] & aliveLanes[5]
-          & aliveLanes[6] & aliveLanes[7]) != 0
-      if allAlive && target.hidden == nil {
-        // Every lane drawn: compute each group of four fields, transpose it
-        // with shuffles and store aligned 16-byte rows before computing the
-        // next group (few live registers).
-        let out = UnsafeMutableRawPointer(target.instances + o)
-        let x = coordinate(0, a, aa)
-        let y = coordinate(1, a, aa)
-        let z = coordinate(2, a, aa)
-        let s = scale(a)
-        Self.storeRows(x, y, target.flattensDepth ? zero : z, s, to: out, offset: 0)
-        if target.writesSortKeys {
-          UnsafeMutableRawPointer(target.depths + o).storeBytes(of: z, as: SIMD8<Float>.self)
-          let idLow = p.load(fromByteOffset: 30 * 32, as: SIMD8<UInt32>.self)
-          let idHigh = p.load(fromByteOffset: 31 * 32, as: SIMD8<UInt32>.self)
-          for lane in 0..<8 { target.ids[o + lane] = UInt64(idLow[lane]) | UInt64(idHigh[lane]) << 32 }
-        }
-        let rotation = slot(15) * a
-        if let affines = target.affines {
-          let (sinR, cosR) = FastTrig.sinCos(rotation)
-          Self.storeAffines(s * cosR, s * sinR, x, y, to: UnsafeMutableRawPointer(affines + o))
-        }
-        Self.storeRows(color(0, a), color(1, a), color(2, a), color(3, a), to: out, offset: 16)
-        Self.storeRows(slot(24), slot(25), slot(26), slot(27), to: out, offset: 32)
-        Self.storeRows(rotation, normalizedAge(a), slot(28), slot(29), to: out, offset: 48)
+      // All eight lanes alive: and-reduce the 0/−1 masks with two halvings.
+      let alive4 = aliveLanes.lowHalf & aliveLanes.highHalf
+      let alive2 = alive4.lowHalf & alive4.highHalf
+      if alive2[0] & alive2[1] != 0 && target.hidden == nil {
+        // Every lane drawn: two four-lane halves, each computed, transposed
+        // and stored before the next (few live registers: no spills).
+        Self.evaluateHalf(p, lanes: 0, age: a.lowHalf, into: target, at: o)
+        Self.evaluateHalf(p, lanes: 4, age: a.highHalf, into: target, at: o + 4)
         o += 8
         continue
       }
+      let aa = a * a
       // Dead or hidden lanes: evaluate every lane, write the drawn ones.
       let x = coordinate(0, a, aa)
       let y = coordinate(1, a, aa)
@@ -176,40 +157,93 @@ extension ParticleStore {
     return o - start
   }
 
-  /// Writes eight consecutive `AffineTransform2D`s (24 bytes each:
-  /// a, b, c, d, tx, ty) with a = d = `sc`, b = `ss`, c = −`ss`: per pair of
-  /// particles three 16-byte stores (a₀b₀c₀d₀)(tx₀ty₀a₁b₁)(c₁d₁tx₁ty₁).
+  /// The closed form for lanes `lanes..<lanes + 4` of the fully drawn block
+  /// at `p`, written to output indices `o..<o + 4`: the same formulas and
+  /// operation order as the eight-lane path and
+  /// ``evaluateNaive(_:at:flattensDepth:)`` (identical bits), in `SIMD4`
+  /// (one SSE register per field) so the whole half stays in registers.
   ///
-  /// Invariant: `out` points at 8 writable transforms; stores are unaligned
+  /// Invariants: `p` is a 1024-byte block of the 64-byte-aligned slab, so
+  /// the loads at `slot·32 + lanes·4` are 16-byte aligned; instance rows are
+  /// 16-byte aligned; affines are stored unaligned.
+  @inline(__always)
+  static func evaluateHalf(
+    _ p: UnsafeRawPointer, lanes: Int, age a: SIMD4<Float>, into target: EvaluationTarget, at o: Int
+  ) {
+    typealias V = SIMD4<Float>
+    @inline(__always) func slot(_ s: Int) -> V { p.load(fromByteOffset: s * 32 + lanes * 4, as: V.self) }
+    let zero = V(repeating: 0)
+    let one = V(repeating: 1)
+    let aa = a * a
+    let out = UnsafeMutableRawPointer(target.instances + o)
+    let x = slot(4) + slot(7) * a + slot(10) * aa
+    let y = slot(5) + slot(8) * a + slot(11) * aa
+    let z = slot(6) + slot(9) * a + slot(12) * aa
+    let s = Lanes.zeroingNegatives(slot(13) + slot(14) * a)
+    storeRows4(x, y, target.flattensDepth ? zero : z, s, to: out, offset: 0)
+    if target.writesSortKeys {
+      UnsafeMutableRawPointer(target.depths + o).storeBytes(of: z, as: V.self)
+      let idLow = p.load(fromByteOffset: 30 * 32 + lanes * 4, as: SIMD4<UInt32>.self)
+      let idHigh = p.load(fromByteOffset: 31 * 32 + lanes * 4, as: SIMD4<UInt32>.self)
+      for lane in 0..<4 { target.ids[o + lane] = UInt64(idLow[lane]) | UInt64(idHigh[lane]) << 32 }
+    }
+    let rotation = slot(15) * a
+    if let affines = target.affines {
+      let (sinR, cosR) = FastTrig.sinCos(rotation)
+      storeAffines4(s * cosR, s * sinR, x, y, to: UnsafeMutableRawPointer(affines + o))
+    }
+    @inline(__always) func color(_ k: Int) -> V {
+      Lanes.cappingNonNegatives(Lanes.zeroingNegatives(slot(16 + k) + slot(20 + k) * a), at: one)
+    }
+    storeRows4(color(0), color(1), color(2), color(3), to: out, offset: 16)
+    storeRows4(slot(24), slot(25), slot(26), slot(27), to: out, offset: 32)
+    let belowOne = V(repeating: 0x1.fffffep-1)
+    // a ≥ 0 in a drawn lane, so a·(1/lifetime) is ±0 or positive.
+    let normalized = Lanes.cappingNonNegatives(a * slot(3), at: belowOne)
+    storeRows4(rotation, normalized, slot(28), slot(29), to: out, offset: 48)
+  }
+
+  /// Writes four consecutive `AffineTransform2D`s (24 bytes each: a, b, c,
+  /// d, tx, ty) with a = d = `sc`, b = `ss`, c = −`ss`: per pair of particles
+  /// three 16-byte stores (a₀b₀c₀d₀)(tx₀ty₀a₁b₁)(c₁d₁tx₁ty₁).
+  ///
+  /// Invariant: `out` points at 4 writable transforms; stores are unaligned
   /// (`storeBytes`), so any output index works.
   @inline(__always)
-  static func storeAffines(
-    _ sc: SIMD8<Float>, _ ss: SIMD8<Float>, _ x: SIMD8<Float>, _ y: SIMD8<Float>, to out: UnsafeMutableRawPointer
+  static func storeAffines4(
+    _ sc: SIMD4<Float>, _ ss: SIMD4<Float>, _ x: SIMD4<Float>, _ y: SIMD4<Float>, to out: UnsafeMutableRawPointer
   ) {
-    @inline(__always) func four(
-      _ sc: SIMD4<Float>, _ ss: SIMD4<Float>, _ x: SIMD4<Float>, _ y: SIMD4<Float>, _ base: Int
+    // c = −ss by flipping the sign bit, as scalar negation does (SIMD prefix
+    // minus computes 0 − x, which turns −0 into +0).
+    let negated = unsafeBitCast(
+      unsafeBitCast(ss, to: SIMD4<UInt32>.self) ^ SIMD4(repeating: 0x8000_0000), to: SIMD4<Float>.self)
+    let abcd = transpose(sc, ss, negated, sc)
+    let t = transpose(x, y, x, y)
+    @inline(__always) func pair(
+      _ r0: SIMD4<Float>, _ r1: SIMD4<Float>, _ t0: SIMD4<Float>, _ t1: SIMD4<Float>, _ at: Int
     ) {
-      // Rows (a, b, c, d) and (tx, ty, tx, ty) of lanes 0…3, by two transposes.
-      // c = −ss by flipping the sign bit, as scalar negation does (SIMD
-      // prefix minus computes 0 − x, which turns −0 into +0).
-      let negated = unsafeBitCast(
-        unsafeBitCast(ss, to: SIMD4<UInt32>.self) ^ SIMD4(repeating: 0x8000_0000), to: SIMD4<Float>.self)
-      let abcd = transpose(sc, ss, negated, sc)
-      let t = transpose(x, y, x, y)
-      @inline(__always) func pair(
-        _ r0: SIMD4<Float>, _ r1: SIMD4<Float>, _ t0: SIMD4<Float>, _ t1: SIMD4<Float>, _ at: Int
-      ) {
-        out.storeBytes(of: r0, toByteOffset: at, as: SIMD4<Float>.self)
-        out.storeBytes(
-          of: SIMD4(lowHalf: t0.lowHalf, highHalf: r1.lowHalf), toByteOffset: at + 16, as: SIMD4<Float>.self)
-        out.storeBytes(
-          of: SIMD4(lowHalf: r1.highHalf, highHalf: t1.lowHalf), toByteOffset: at + 32, as: SIMD4<Float>.self)
-      }
-      pair(abcd.0, abcd.1, t.0, t.1, base)
-      pair(abcd.2, abcd.3, t.2, t.3, base + 48)
+      out.storeBytes(of: r0, toByteOffset: at, as: SIMD4<Float>.self)
+      out.storeBytes(
+        of: SIMD4(lowHalf: t0.lowHalf, highHalf: r1.lowHalf), toByteOffset: at + 16, as: SIMD4<Float>.self)
+      out.storeBytes(
+        of: SIMD4(lowHalf: r1.highHalf, highHalf: t1.lowHalf), toByteOffset: at + 32, as: SIMD4<Float>.self)
     }
-    four(sc.lowHalf, ss.lowHalf, x.lowHalf, y.lowHalf, 0)
-    four(sc.highHalf, ss.highHalf, x.highHalf, y.highHalf, 96)
+    pair(abcd.0, abcd.1, t.0, t.1, 0)
+    pair(abcd.2, abcd.3, t.2, t.3, 48)
+  }
+
+  /// Field group `(a, b, c, d)` of four consecutive instances: row l at
+  /// `out + 64·l + offset` is (a[l], b[l], c[l], d[l]); aligned stores.
+  @inline(__always)
+  static func storeRows4(
+    _ a: SIMD4<Float>, _ b: SIMD4<Float>, _ c: SIMD4<Float>, _ d: SIMD4<Float>,
+    to out: UnsafeMutableRawPointer, offset: Int
+  ) {
+    let rows = transpose(a, b, c, d)
+    out.storeBytes(of: rows.0, toByteOffset: offset, as: SIMD4<Float>.self)
+    out.storeBytes(of: rows.1, toByteOffset: 64 + offset, as: SIMD4<Float>.self)
+    out.storeBytes(of: rows.2, toByteOffset: 128 + offset, as: SIMD4<Float>.self)
+    out.storeBytes(of: rows.3, toByteOffset: 192 + offset, as: SIMD4<Float>.self)
   }
 
   /// Rows (a[l], b[l], c[l], d[l]) for l = 0…3: a 4×4 transpose by two
@@ -223,30 +257,6 @@ extension ParticleStore {
     let evens = SIMD8(lowHalf: ab.evenHalf, highHalf: cd.evenHalf)
     let odds = SIMD8(lowHalf: ab.oddHalf, highHalf: cd.oddHalf)
     return (evens.evenHalf, odds.evenHalf, evens.oddHalf, odds.oddHalf)
-  }
-
-  /// Writes field group `(a, b, c, d)` of eight consecutive instances: row l
-  /// (at `out + 64·l + offset`) is (a[l], b[l], c[l], d[l]). Two 4×4
-  /// transposes by unzipping (`evenHalf`/`oddHalf`), which lower to shuffles.
-  ///
-  /// Invariant: `out` is 16-byte aligned (a `ParticleInstance` buffer) and
-  /// `offset` is a multiple of 16, so every row store is aligned.
-  @inline(__always)
-  static func storeRows(
-    _ a: SIMD8<Float>, _ b: SIMD8<Float>, _ c: SIMD8<Float>, _ d: SIMD8<Float>,
-    to out: UnsafeMutableRawPointer, offset: Int
-  ) {
-    @inline(__always) func four(
-      _ a: SIMD4<Float>, _ b: SIMD4<Float>, _ c: SIMD4<Float>, _ d: SIMD4<Float>, _ base: Int
-    ) {
-      let rows = transpose(a, b, c, d)
-      out.storeBytes(of: rows.0, toByteOffset: base + offset, as: SIMD4<Float>.self)
-      out.storeBytes(of: rows.1, toByteOffset: base + 64 + offset, as: SIMD4<Float>.self)
-      out.storeBytes(of: rows.2, toByteOffset: base + 128 + offset, as: SIMD4<Float>.self)
-      out.storeBytes(of: rows.3, toByteOffset: base + 192 + offset, as: SIMD4<Float>.self)
-    }
-    four(a.lowHalf, b.lowHalf, c.lowHalf, d.lowHalf, 0)
-    four(a.highHalf, b.highHalf, c.highHalf, d.highHalf, 256)
   }
 
   /// The naive twin of the kernel for one record: the same formulas and
@@ -265,5 +275,39 @@ extension ParticleStore {
     return ParticleInstance(
       x: x, y: y, z: flattensDepth ? 0 : z, scale: s, color: c, contentsRect: r.contentsRect,
       rotation: r.spin * a, normalizedAge: normalizedAge, sprite: r.sprite, cell: r.cell)
+  }
+}
+
+/// Lane clamps written as integer arithmetic on the bit patterns.
+///
+/// `replace(with:where:)` and the lane compares (`.<`, `.>`) are what one
+/// would write, and in a small function LLVM turns them into one `maxps` or a
+/// compare and blend; inside the large evaluation kernel it instead built
+/// every mask lane by lane in general registers (seen in `perf annotate`).
+/// These use only shifts, wrapping subtraction and bit operations, which stay
+/// vector instructions, and give the same bits as the compare-and-replace they
+/// stand for on every non-NaN input, −0 included (records are finite).
+enum Lanes {
+  typealias Bits = SIMD4<Int32>
+
+  /// `replace(with: 0, where: v .< 0)`: lanes with the sign bit set, except
+  /// −0 (which does not compare below 0), become +0.
+  @inline(__always)
+  static func zeroingNegatives(_ v: SIMD4<Float>) -> SIMD4<Float> {
+    let b = unsafeBitCast(v, to: Bits.self)
+    // Sign set, and b ≠ Int32.min (−0): Int32.min − b is negative exactly then.
+    let negative = (b &>> 31) & ((Bits(repeating: Int32.min) &- b) &>> 31)
+    return unsafeBitCast(b & ~negative, to: SIMD4<Float>.self)
+  }
+
+  /// `replace(with: bound, where: v .> bound)` for `bound` ≥ +0 and lanes of
+  /// `v` that are ±0 or positive (what ``zeroingNegatives(_:)`` returns, or
+  /// ages): for those, v > bound ⇔ bits(bound) − bits(|v|) < 0.
+  @inline(__always)
+  static func cappingNonNegatives(_ v: SIMD4<Float>, at bound: SIMD4<Float>) -> SIMD4<Float> {
+    let b = unsafeBitCast(v, to: Bits.self)
+    let limit = unsafeBitCast(bound, to: Bits.self)
+    let above = (limit &- (b & Bits(repeating: Int32.max))) &>> 31
+    return unsafeBitCast((b & ~above) | (limit & above), to: SIMD4<Float>.self)
   }
 }
