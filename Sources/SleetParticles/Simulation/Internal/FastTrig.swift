@@ -23,6 +23,13 @@ enum FastTrig {
     return (SIMD8(lowHalf: low.sin, highHalf: high.sin), SIMD8(lowHalf: low.cos, highHalf: high.cos))
   }
 
+  /// ``sinCos(_:)-(SIMD4<Float>)`` as its own function: inlined into the
+  /// large evaluation kernel, LLVM scalarised parts of it.
+  @inline(never)
+  static func outlinedSinCos(_ x: SIMD4<Float>) -> (sin: SIMD4<Float>, cos: SIMD4<Float>) {
+    sinCos(x)
+  }
+
   /// Four lanes, one SSE register: every step below is one vector
   /// instruction (shifts by a constant, `&`, `|`, `^`; no integer compares,
   /// which lower to per-lane code on this toolchain).
