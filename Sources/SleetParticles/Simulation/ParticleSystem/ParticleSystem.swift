@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 import SleetMath
 
 /// A running particle effect: the particles of an ``Effect`` at any time, as a
@@ -211,6 +212,13 @@ public final class ParticleSystem {
   /// each cell's births arrive in time order, so the input is nearly sorted.
   static func insertionSort(_ records: inout [BirthRecord]) {
     guard records.count > 1 else { return }
+    // Births of a single cell arrive sorted: one O(n) scan, no moves.
+    var sorted = true
+    for i in 1..<records.count where precedes(records[i], records[i - 1]) {
+      sorted = false
+      break
+    }
+    if sorted { return }
     // A long step (many births): a general sort is cheaper than quadratic.
     if records.count > 256 {
       records.sort(by: precedes)
@@ -456,19 +464,22 @@ public final class ParticleSystem {
     x: 0, y: 0, z: 0, scale: 0, color: .zero, contentsRect: .zero, rotation: 0, normalizedAge: 0,
     sprite: 0, cell: 0)
 
-  /// Runs `body(c)` for every chunk `c`, on `threads` workers. Worker w takes
-  /// chunks w, w + threads, …; each chunk's result depends only on `c`.
+  /// Runs `body(c)` exactly once for every chunk `c`, on up to `threads`
+  /// workers. Workers claim the next unclaimed chunk from a shared atomic
+  /// counter, so a worker whose core is busy (a shared machine) takes fewer
+  /// chunks instead of holding the frame back; each chunk's result depends
+  /// only on `c`, so which worker ran it never shows in the output.
   static func parallel(chunks: Int, threads: Int, _ body: @Sendable (Int) -> Void) {
     if threads <= 1 || chunks <= 1 {
       for c in 0..<chunks { body(c) }
       return
     }
-    let workers = Swift.min(threads, chunks)
-    DispatchQueue.concurrentPerform(iterations: workers) { w in
-      var c = w
-      while c < chunks {
+    let next = Atomic<Int>(0)
+    DispatchQueue.concurrentPerform(iterations: Swift.min(threads, chunks)) { _ in
+      while true {
+        let c = next.wrappingAdd(1, ordering: .relaxed).oldValue
+        guard c < chunks else { return }
         body(c)
-        c += workers
       }
     }
   }
