@@ -15,8 +15,10 @@ struct CellTree: Sendable {
   var nodes: [CellNode]
   /// Numbers of the top-level cells.
   var roots: [Int]
-  /// Every sprite referenced by any cell in any segment.
+  /// Every (sprite, contentsScale) pair used by any cell in any segment.
   var sprites: [SpriteReference]
+  /// Per ``sprites`` entry, the cells' `contentsScale` (sprite pixels per point).
+  var spriteContentsScales: [Float]
   /// Layer-level settings per segment.
   var layers: [LayerParameters]
 
@@ -27,14 +29,23 @@ struct CellTree: Sendable {
     nodes = []
     roots = []
     sprites = []
+    spriteContentsScales = []
     layers = emitters.map(LayerParameters.init)
-    var spriteIndex: [SpriteReference: UInt32] = [:]
-    func sprite(_ reference: SpriteReference?) -> UInt32 {
+    // One table entry per (sprite, contentsScale): cells that draw the same
+    // image at different densities need different point sizes.
+    struct SpriteKey: Hashable {
+      var reference: SpriteReference
+      var contentsScale: Float
+    }
+    var spriteIndex: [SpriteKey: UInt32] = [:]
+    func sprite(_ reference: SpriteReference?, contentsScale: Float) -> UInt32 {
       guard let reference else { return ParticleInstance.noSprite }
-      if let i = spriteIndex[reference] { return i }
+      let key = SpriteKey(reference: reference, contentsScale: contentsScale)
+      if let i = spriteIndex[key] { return i }
       let i = UInt32(sprites.count)
       sprites.append(reference)
-      spriteIndex[reference] = i
+      spriteContentsScales.append(contentsScale)
+      spriteIndex[key] = i
       return i
     }
     func lookup(_ emitter: Emitter, _ indexPath: [Int]) -> EmitterCell? {
@@ -57,7 +68,7 @@ struct CellTree: Sendable {
         perSegment.append(
           CellParameters(
             cell: snapshot ?? cell, exists: snapshot != nil, layer: layers[j],
-            sprite: sprite(snapshot?.contents)))
+            sprite: sprite(snapshot?.contents, contentsScale: snapshot?.contentsScale ?? cell.contentsScale)))
       }
       let node = CellNode(
         number: number, path: path, parent: parent, children: [],

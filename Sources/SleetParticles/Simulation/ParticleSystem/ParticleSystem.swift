@@ -337,6 +337,7 @@ public final class ParticleSystem {
     let layer = tree.layers[segment]
     frame.time = t
     frame.sprites = tree.sprites
+    frame.spriteContentsScales = tree.spriteContentsScales
     if frame.cellPaths.count != tree.nodes.count { frame.cellPaths = tree.nodes.map(\.path) }
     var anyHidden = false
     for (i, node) in tree.nodes.enumerated() {
