@@ -73,9 +73,9 @@ struct CellTree: Sendable {
       let node = CellNode(
         number: number, path: path, parent: parent, children: [],
         key: CellNode.hash(path), parameters: perSegment,
-        beginTime: cell.beginTime, duration: cell.duration,
+        beginTime: cell.beginTime, duration: Self.activeDuration(cell), speed: Double(cell.speed),
         schedule: BirthSchedule(
-          segmentStarts: segmentStarts, rates: perSegment.map { Double($0.birthRate) }))
+          segmentStarts: segmentStarts, rates: perSegment.map { Double($0.birthRate) * Double(cell.speed) }))
       nodes.append(node)
       if let parent { nodes[parent].children.append(number) } else { roots.append(number) }
       for (i, sub) in cell.emitterCells.enumerated() {
@@ -98,6 +98,14 @@ struct CellTree: Sendable {
       if segmentStarts[mid] <= t { lo = mid } else { hi = mid - 1 }
     }
     return lo
+  }
+
+  /// A cell's active duration on its parent's timeline: CAMediaTiming's
+  /// `duration` is measured on the cell's local clock, which runs `speed`
+  /// times as fast, so the window lasts duration/speed (0: no end; a speed
+  /// of 0 leaves the duration as is, since nothing is born then).
+  static func activeDuration(_ cell: EmitterCell) -> Double {
+    cell.duration > 0 && cell.speed > 0 ? cell.duration / Double(cell.speed) : cell.duration
   }
 
   /// The longest lifetime any particle of `node` can have, with a small
@@ -126,9 +134,14 @@ struct CellNode: Sendable {
   var key: UInt32
   var parameters: [CellParameters]
   /// Activity window (on the emitter's timeline for top-level cells, on the
-  /// parent's age for sub-cells), from the definition at time 0.
+  /// parent's age for sub-cells), from the definition at time 0: it opens at
+  /// `beginTime` and lasts `duration` (already divided by the cell's speed,
+  /// see ``CellTree/activeDuration(_:)``; 0 = no end).
   var beginTime: Double
   var duration: Double
+  /// The cell's own CAMediaTiming speed (definition at time 0): its birth
+  /// rates in ``schedule`` are multiplied by it.
+  var speed: Double
   var schedule: BirthSchedule
 
   var maximumLifetime: Double { exactMaximumLifetime * (1 + 1e-5) + 1e-9 }
