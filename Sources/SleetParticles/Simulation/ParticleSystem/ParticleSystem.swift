@@ -362,25 +362,37 @@ public final class ParticleSystem {
     hidden.withUnsafeBufferPointer { hiddenBuffer in
       let hiddenPointer = anyHidden ? hiddenBuffer.baseAddress : nil
       let hiddenBox = UncheckedSendable(hiddenPointer)
-      // Pass 1: live count per chunk.
-      chunkCounts.withUnsafeMutableBufferPointer { counts in
-        let countsBox = UncheckedSendable(counts.baseAddress!)
-        Self.parallel(chunks: chunks, threads: threads) { c in
-          let range = c * blocksPerChunk..<Swift.min(blocks, (c + 1) * blocksPerChunk)
-          countsBox.value[c] = store.aliveCount(blocks: range, at: t, hidden: hiddenBox.value)
-        }
-      }
+      // One worker and few holes: a single pass into buffers sized for
+      // every stored particle (an upper bound), cut to the live count
+      // afterwards; this skips re-reading the birth-time and lifetime lines
+      // of every block. The sizing writes a filler per hole, so with many
+      // holes (dead particles awaiting compaction; store.count − the last
+      // live count bounds them) two passes are cheaper. Several workers:
+      // pass 1 counts each chunk's live particles so that a prefix sum gives
+      // each chunk its output offset.
+      let singlePass = (threads <= 1 || chunks <= 1) && (store.count - lastKnownAlive) * 32 <= store.count
       var total = 0
-      for c in 0..<chunks {
-        let n = chunkCounts[c]
-        chunkCounts[c] = total
-        total += n
+      if singlePass {
+        total = store.count
+      } else {
+        chunkCounts.withUnsafeMutableBufferPointer { counts in
+          let countsBox = UncheckedSendable(counts.baseAddress!)
+          Self.parallel(chunks: chunks, threads: threads) { c in
+            let range = c * blocksPerChunk..<Swift.min(blocks, (c + 1) * blocksPerChunk)
+            countsBox.value[c] = store.aliveCount(blocks: range, at: t, hidden: hiddenBox.value)
+          }
+        }
+        for c in 0..<chunks {
+          let n = chunkCounts[c]
+          chunkCounts[c] = total
+          total += n
+        }
       }
       Self.resize(&frame.instances, to: total, filler: Self.blankInstance)
       Self.resize(&frame.affines, to: computesAffines ? total : 0, filler: .identity)
       Self.resize(&scratchIDs, to: total, filler: 0)
       Self.resize(&scratchDepths, to: total, filler: 0)
-      // Pass 2: evaluate each chunk into its own output range.
+      // Evaluate each chunk into its own output range.
       frame.instances.withUnsafeMutableBufferPointer { instances in
         frame.affines.withUnsafeMutableBufferPointer { affines in
           scratchIDs.withUnsafeMutableBufferPointer { ids in
@@ -394,6 +406,10 @@ public final class ParticleSystem {
                 depths: depths.baseAddress ?? UnsafeMutablePointer(bitPattern: 64)!,
                 hidden: hiddenBox.value, flattensDepth: !layer.preservesDepth,
                 writesSortKeys: needsSortKeys)
+              if singlePass {
+                total = store.evaluate(blocks: 0..<blocks, at: t, into: target, start: 0)
+                return
+              }
               let starts = UncheckedSendable(chunkCounts)
               Self.parallel(chunks: chunks, threads: threads) { c in
                 let range = c * blocksPerChunk..<Swift.min(blocks, (c + 1) * blocksPerChunk)
@@ -402,6 +418,12 @@ public final class ParticleSystem {
             }
           }
         }
+      }
+      if singlePass {
+        Self.resize(&frame.instances, to: total, filler: Self.blankInstance)
+        Self.resize(&frame.affines, to: computesAffines ? total : 0, filler: .identity)
+        Self.resize(&scratchIDs, to: total, filler: 0)
+        Self.resize(&scratchDepths, to: total, filler: 0)
       }
       applyOrder(layer.renderMode, to: &frame, count: total)
       if !anyHidden && localTime != nil { noteAlive(total, at: t) }
