@@ -474,11 +474,14 @@ public final class ParticleSystem {
   }
 
   /// Sets `array.count` to `n`, keeping its capacity (allocates only to grow).
+  /// Growth is geometric (⅛ headroom past `n`): an effect whose live set
+  /// creeps up by a few births per frame would otherwise reallocate and copy
+  /// the whole buffer every frame.
   private static func resize<T>(_ array: inout [T], to n: Int, filler: T) {
     if array.count > n {
       array.removeLast(array.count - n)
     } else if array.count < n {
-      array.reserveCapacity(n)
+      if n > array.capacity { array.reserveCapacity(n + n / 8) }
       array.append(contentsOf: repeatElement(filler, count: n - array.count))
     }
   }
