@@ -149,6 +149,18 @@ public final class ParticleSystem {
       seek(to: time)
       return
     }
+    let capping = configuration.overflowPolicy == .capOldestFirst
+    if tree.nodes.count == 1 && !capping {
+      // One cell: its births arrive in (birth time, id) order, all after the
+      // stored ones; append them straight to the slab (no birth list, no
+      // sort, one record copy fewer).
+      if store.count > 2 * lastKnownAlive + 1024 { compactIfMostlyDead(at: t) }
+      forEachBirth(node: 0, after: previous, through: t) { r in
+        if r.isAlive(at: t) { store.append(r) }
+      }
+      localTime = t
+      return
+    }
     born.removeAll(keepingCapacity: true)
     for node in tree.nodes.indices {
       forEachBirth(node: node, after: previous, through: t) { r in
@@ -161,7 +173,6 @@ public final class ParticleSystem {
     // only when the store has grown well past the last known live count (or
     // when capping needs the exact count); `render(into:)` checks every frame
     // with the count it computes anyway.
-    let capping = configuration.overflowPolicy == .capOldestFirst
     if capping || store.count + born.count > 2 * lastKnownAlive + 1024 {
       compactIfMostlyDead(at: t)
     }
