@@ -169,7 +169,7 @@ public final class ParticleSystem {
     }
     Self.insertionSort(&born)
     // Dead particles are skipped by the kernel and compacted away once they
-    // are a quarter of the store. Counting them is O(n), so it happens here
+    // are an eighth of the store. Counting them is O(n), so it happens here
     // only when the store has grown well past the last known live count (or
     // when capping needs the exact count); `render(into:)` checks every frame
     // with the count it computes anyway.
@@ -202,7 +202,7 @@ public final class ParticleSystem {
     }
   }
 
-  /// Counts the live particles and compacts the store when a quarter of it
+  /// Counts the live particles and compacts the store when an eighth of it
   /// is dead.
   /// - Complexity: O(stored particles).
   private func compactIfMostlyDead(at t: Double) {
@@ -210,11 +210,21 @@ public final class ParticleSystem {
     noteAlive(alive, at: t)
   }
 
-  /// Records a live count just computed at `t`; compacts when a quarter of
+  /// Records a live count just computed at `t`; compacts when an eighth of
   /// the store is dead.
   private func noteAlive(_ alive: Int, at t: Double) {
-    if (store.count - alive) * 4 > store.count {
-      store.removeAll { !self.isAlive($0, at: t) }
+    let dead = store.count - alive
+    if dead * 8 > store.count {
+      // The common case (similar lifetimes, deaths in birth order): the
+      // dead form a prefix. Dropping its whole blocks is one block-aligned
+      // memmove; the few dead lanes left are holes the kernel skips.
+      var prefix = 0
+      while prefix < store.count && !isAlive(prefix, at: t) { prefix += 1 }
+      if prefix * 2 >= dead && prefix >= 8 {
+        store.removeFirstBlocks(prefix / 8)
+      } else {
+        store.removeAll { !self.isAlive($0, at: t) }
+      }
     }
     lastKnownAlive = alive
   }
@@ -381,7 +391,7 @@ public final class ParticleSystem {
       // live count bounds them) two passes are cheaper. Several workers:
       // pass 1 counts each chunk's live particles so that a prefix sum gives
       // each chunk its output offset.
-      let singlePass = (threads <= 1 || chunks <= 1) && (store.count - lastKnownAlive) * 32 <= store.count
+      let singlePass = (threads <= 1 || chunks <= 1) && (store.count - lastKnownAlive) * 8 <= store.count
       var total = 0
       if singlePass {
         total = store.count
