@@ -14,6 +14,7 @@ struct BenchmarkRunner {
       random,
       shatter,
       render,
+      particles,
     ]
   }
 

@@ -331,4 +331,16 @@ struct ParticleSystemTests {
       (0..<store.count).map(store.record(at:)) == records.enumerated().filter { $0.offset % 3 != 0 }.map(\.element))
     #expect(store.aliveCount(blocks: 0..<store.blockCount, at: 0, hidden: nil) == store.count)
   }
+
+  @Test func droppingWholeLeadingBlocksKeepsTheRestInOrder() {
+    let records = sampleBirths(fireworksLikeEffect(), count: 37)
+    let store = ParticleStore(capacity: 8)
+    for r in records { store.append(r) }
+    store.removeFirstBlocks(2)
+    #expect((0..<store.count).map(store.record(at:)) == Array(records[16...]))
+    // The tail lanes of the last block still read as never alive.
+    #expect(store.aliveCount(blocks: 0..<store.blockCount, at: 0, hidden: nil) == records.count - 16)
+    store.append(records[0])
+    #expect(store.record(at: records.count - 16) == records[0])
+  }
 }

@@ -84,6 +84,14 @@ public struct ParticleFrame: Sendable {
   public var batches: [DrawBatch] = []
   /// Sprite table: ``ParticleInstance/sprite`` indexes this.
   public var sprites: [SpriteReference] = []
+  /// Per sprite-table entry (same index as ``sprites``), the `contentsScale`
+  /// of the cells drawing it: sprite pixels per point, as
+  /// `CAEmitterCell.contentsScale`. A renderer draws the sprite at its size
+  /// for contentsScale 1 divided by this (2: half the size, twice the
+  /// density). Cells that draw one image at different scales get different
+  /// entries. The ``affines`` do not include it: they place a sprite-local
+  /// point space whose unit is the sprite's point.
+  public var spriteContentsScales: [Float] = []
   /// Cell table: ``ParticleInstance/cell`` indexes this; each entry is the
   /// cell's key path without the `emitterCells.` prefixes, e.g. `rocket.spark`.
   public var cellPaths: [String] = []

@@ -15,7 +15,9 @@ extension Renderer {
   /// Instance i is drawn as ``SpriteDraw`` with
   /// `transform = frame.affines[i] · viewTransform`, its `contentsRect`, and tint
   /// `color` (straight alpha); the sprite is `frame.sprites[instance.sprite]`
-  /// resolved through `sprites`. Instances without contents
+  /// resolved through `sprites`, its point size divided by the cell's
+  /// `frame.spriteContentsScales[instance.sprite]` (a frame without that
+  /// table, built by hand, draws sprites at their own size). Instances without contents
   /// (``ParticleInstance/noSprite``), with zero alpha or zero scale draw nothing.
   /// Sprite-table entries no instance uses are not resolved. A frame without
   /// affines (a simulation configured not to compute them) is drawn with the
@@ -63,7 +65,13 @@ extension Renderer {
           "Renderer.render: sprite index \(index) outside the sprite table (\(frame.sprites.count))")
         if slot[index] < 0 {
           slot[index] = table.count
-          table.append(try provider.sprite(for: frame.sprites[index]))
+          var sprite = try provider.sprite(for: frame.sprites[index])
+          // The cell's contentsScale: pixels per point of its contents.
+          if index < frame.spriteContentsScales.count {
+            let contentsScale = frame.spriteContentsScales[index]
+            if contentsScale > 0 && contentsScale.isFinite { sprite.pointSize /= contentsScale }
+          }
+          table.append(sprite)
         }
         draws.append(
           SpriteDraw(

@@ -15,8 +15,10 @@ struct CellTree: Sendable {
   var nodes: [CellNode]
   /// Numbers of the top-level cells.
   var roots: [Int]
-  /// Every sprite referenced by any cell in any segment.
+  /// Every (sprite, contentsScale) pair used by any cell in any segment.
   var sprites: [SpriteReference]
+  /// Per ``sprites`` entry, the cells' `contentsScale` (sprite pixels per point).
+  var spriteContentsScales: [Float]
   /// Layer-level settings per segment.
   var layers: [LayerParameters]
 
@@ -27,14 +29,23 @@ struct CellTree: Sendable {
     nodes = []
     roots = []
     sprites = []
+    spriteContentsScales = []
     layers = emitters.map(LayerParameters.init)
-    var spriteIndex: [SpriteReference: UInt32] = [:]
-    func sprite(_ reference: SpriteReference?) -> UInt32 {
+    // One table entry per (sprite, contentsScale): cells that draw the same
+    // image at different densities need different point sizes.
+    struct SpriteKey: Hashable {
+      var reference: SpriteReference
+      var contentsScale: Float
+    }
+    var spriteIndex: [SpriteKey: UInt32] = [:]
+    func sprite(_ reference: SpriteReference?, contentsScale: Float) -> UInt32 {
       guard let reference else { return ParticleInstance.noSprite }
-      if let i = spriteIndex[reference] { return i }
+      let key = SpriteKey(reference: reference, contentsScale: contentsScale)
+      if let i = spriteIndex[key] { return i }
       let i = UInt32(sprites.count)
       sprites.append(reference)
-      spriteIndex[reference] = i
+      spriteContentsScales.append(contentsScale)
+      spriteIndex[key] = i
       return i
     }
     func lookup(_ emitter: Emitter, _ indexPath: [Int]) -> EmitterCell? {
@@ -57,14 +68,14 @@ struct CellTree: Sendable {
         perSegment.append(
           CellParameters(
             cell: snapshot ?? cell, exists: snapshot != nil, layer: layers[j],
-            sprite: sprite(snapshot?.contents)))
+            sprite: sprite(snapshot?.contents, contentsScale: snapshot?.contentsScale ?? cell.contentsScale)))
       }
       let node = CellNode(
         number: number, path: path, parent: parent, children: [],
         key: CellNode.hash(path), parameters: perSegment,
-        beginTime: cell.beginTime, duration: cell.duration,
+        beginTime: cell.beginTime, duration: Self.activeDuration(cell), speed: Double(cell.speed),
         schedule: BirthSchedule(
-          segmentStarts: segmentStarts, rates: perSegment.map { Double($0.birthRate) }))
+          segmentStarts: segmentStarts, rates: perSegment.map { Double($0.birthRate) * Double(cell.speed) }))
       nodes.append(node)
       if let parent { nodes[parent].children.append(number) } else { roots.append(number) }
       for (i, sub) in cell.emitterCells.enumerated() {
@@ -87,6 +98,14 @@ struct CellTree: Sendable {
       if segmentStarts[mid] <= t { lo = mid } else { hi = mid - 1 }
     }
     return lo
+  }
+
+  /// A cell's active duration on its parent's timeline: CAMediaTiming's
+  /// `duration` is measured on the cell's local clock, which runs `speed`
+  /// times as fast, so the window lasts duration/speed (0: no end; a speed
+  /// of 0 leaves the duration as is, since nothing is born then).
+  static func activeDuration(_ cell: EmitterCell) -> Double {
+    cell.duration > 0 && cell.speed > 0 ? cell.duration / Double(cell.speed) : cell.duration
   }
 
   /// The longest lifetime any particle of `node` can have, with a small
@@ -115,9 +134,14 @@ struct CellNode: Sendable {
   var key: UInt32
   var parameters: [CellParameters]
   /// Activity window (on the emitter's timeline for top-level cells, on the
-  /// parent's age for sub-cells), from the definition at time 0.
+  /// parent's age for sub-cells), from the definition at time 0: it opens at
+  /// `beginTime` and lasts `duration` (already divided by the cell's speed,
+  /// see ``CellTree/activeDuration(_:)``; 0 = no end).
   var beginTime: Double
   var duration: Double
+  /// The cell's own CAMediaTiming speed (definition at time 0): its birth
+  /// rates in ``schedule`` are multiplied by it.
+  var speed: Double
   var schedule: BirthSchedule
 
   var maximumLifetime: Double { exactMaximumLifetime * (1 + 1e-5) + 1e-9 }

@@ -170,43 +170,25 @@ enum BirthSampler {
 
   /// Words 0–15 of `random` as uniforms, four per block — equal bit for bit
   /// to `random.uniforms(block: 0…3)` (tested): the four Philox4x32-10 blocks
-  /// are computed in scalar code, interleaved so their multiplies overlap.
-  /// (The lane-parallel `Philox4x32.blocks` goes through generic SIMD
-  /// conversions that are not specialised on this toolchain.)
+  /// (counters (b, 0, stream low, stream high), b = 0…3) run lane-parallel in
+  /// ``Philox4x32/blocks4(_:_:_:_:key:)``, one block per lane, then a 4×4
+  /// transpose turns lanes back into blocks.
   static func attributeUniforms(
     _ random: RandomStream
   ) -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
-    let s0 = UInt32(truncatingIfNeeded: random.stream)
-    let s1 = UInt32(truncatingIfNeeded: random.stream >> 32)
-    var k0 = UInt32(truncatingIfNeeded: random.seed)
-    var k1 = UInt32(truncatingIfNeeded: random.seed >> 32)
-    // Counter of block b: (b, 0, stream low, stream high).
-    var a = (UInt32(0), UInt32(0), s0, s1)
-    var b = (UInt32(1), UInt32(0), s0, s1)
-    var c = (UInt32(2), UInt32(0), s0, s1)
-    var d = (UInt32(3), UInt32(0), s0, s1)
-    @inline(__always) func round(_ x: inout (UInt32, UInt32, UInt32, UInt32), _ k0: UInt32, _ k1: UInt32) {
-      let p0 = UInt64(0xD251_1F53) &* UInt64(x.0)
-      let p1 = UInt64(0xCD9E_8D57) &* UInt64(x.2)
-      x = (
-        UInt32(truncatingIfNeeded: p1 >> 32) ^ x.1 ^ k0, UInt32(truncatingIfNeeded: p1),
-        UInt32(truncatingIfNeeded: p0 >> 32) ^ x.3 ^ k1, UInt32(truncatingIfNeeded: p0)
-      )
-    }
-    for r in 0..<10 {
-      if r > 0 {
-        k0 = k0 &+ 0x9E37_79B9
-        k1 = k1 &+ 0xBB67_AE85
-      }
-      round(&a, k0, k1)
-      round(&b, k0, k1)
-      round(&c, k0, k1)
-      round(&d, k0, k1)
-    }
-    @inline(__always) func floats(_ x: (UInt32, UInt32, UInt32, UInt32)) -> SIMD4<Float> {
-      RandomStream.unitFloat(SIMD4(x.0, x.1, x.2, x.3))
-    }
-    return (floats(a), floats(b), floats(c), floats(d))
+    let key = SIMD2(UInt32(truncatingIfNeeded: random.seed), UInt32(truncatingIfNeeded: random.seed >> 32))
+    let (w0, w1, w2, w3) = Philox4x32.blocks4(
+      SIMD4(0, 1, 2, 3), SIMD4(repeating: 0), SIMD4(repeating: UInt32(truncatingIfNeeded: random.stream)),
+      SIMD4(repeating: UInt32(truncatingIfNeeded: random.stream >> 32)), key: key)
+    // Word j of block b is lane b of w_j: transpose by two levels of unzipping.
+    let ab = SIMD8(lowHalf: w0, highHalf: w1)
+    let cd = SIMD8(lowHalf: w2, highHalf: w3)
+    let evens = SIMD8(lowHalf: ab.evenHalf, highHalf: cd.evenHalf)
+    let odds = SIMD8(lowHalf: ab.oddHalf, highHalf: cd.oddHalf)
+    return (
+      RandomStream.unitFloat(evens.evenHalf), RandomStream.unitFloat(odds.evenHalf),
+      RandomStream.unitFloat(evens.oddHalf), RandomStream.unitFloat(odds.oddHalf)
+    )
   }
 
   private static func sample(

@@ -146,7 +146,8 @@ enum Emission {
   /// ```
   ///
   /// with (e₁, e₂) a fixed orthonormal basis of the plane normal to `axis`
-  /// (e₁ = normalise(ẑ × axis) unless the axis is within 2.6° of ±z).
+  /// (e₁ = normalise(ẑ × axis) unless the axis is within 2.6° of ±z);
+  /// cos ψ and sin ψ to within 2·10⁻⁷ (``FastTrig``).
   /// A range of 0 returns `axis` exactly.
   static func cone(axis a: SIMD3<Float>, range: Float, u: Float, v: Float) -> SIMD3<Float> {
     cone(axis: a, angles: EmissionAngles(longitude: 0, latitude: 0, range: range), u: u, v: v)
@@ -165,8 +166,10 @@ enum Emission {
     }
     e1 /= (e1 * e1).sum().squareRoot()
     let e2 = SIMD3(a.y * e1.z - a.z * e1.y, a.z * e1.x - a.x * e1.z, a.x * e1.y - a.y * e1.x)
-    let psi = 2 * Float.pi * v
-    return a * cosBeta + (e1 * cos(psi) + e2 * sin(psi)) * sinBeta
+    // ψ ∈ [0, 2π): FastTrig's polynomial (absolute error ≤ 2·10⁻⁷) instead
+    // of libm, which cost about a sixth of a birth.
+    let (sinPsi, cosPsi) = FastTrig.sinCos(SIMD4(repeating: 2 * Float.pi * v))
+    return a * cosBeta + (e1 * cosPsi[0] + e2 * sinPsi[0]) * sinBeta
   }
 }
 

@@ -14,18 +14,38 @@
 /// **Edge Cases:** NaN in, NaN out. Deterministic: no FMA (Swift does not
 /// contract), the same bits on every thread.
 enum FastTrig {
+  /// Eight lanes: the four-lane kernel on each half (the same bits as
+  /// calling it on the halves, which the evaluation kernel does).
   @inline(__always)
   static func sinCos(_ x: SIMD8<Float>) -> (sin: SIMD8<Float>, cos: SIMD8<Float>) {
-    let magic = SIMD8<Float>(repeating: 12_582_912)  // 1.5·2²³
-    let shifted: SIMD8<Float> = x * SIMD8(repeating: 0.636_619_77) + magic
-    let k: SIMD8<Float> = shifted - magic
-    let quadrant: SIMD8<UInt32> = shifted.bitPattern & SIMD8(repeating: 3)
+    let low = sinCos(x.lowHalf)
+    let high = sinCos(x.highHalf)
+    return (SIMD8(lowHalf: low.sin, highHalf: high.sin), SIMD8(lowHalf: low.cos, highHalf: high.cos))
+  }
+
+  /// ``sinCos(_:)-(SIMD4<Float>)`` as its own function: inlined into the
+  /// large evaluation kernel, LLVM scalarised parts of it.
+  @inline(never)
+  static func outlinedSinCos(_ x: SIMD4<Float>) -> (sin: SIMD4<Float>, cos: SIMD4<Float>) {
+    sinCos(x)
+  }
+
+  /// Four lanes, one SSE register: every step below is one vector
+  /// instruction (shifts by a constant, `&`, `|`, `^`; no integer compares,
+  /// which lower to per-lane code on this toolchain).
+  @inline(__always)
+  static func sinCos(_ x: SIMD4<Float>) -> (sin: SIMD4<Float>, cos: SIMD4<Float>) {
+    typealias V = SIMD4<Float>
+    typealias U = SIMD4<UInt32>
+    let magic = V(repeating: 12_582_912)  // 1.5·2²³
+    let shifted: V = x * V(repeating: 0.636_619_77) + magic
+    let k: V = shifted - magic
+    let quadrant: U = unsafeBitCast(shifted, to: U.self) & U(repeating: 3)
     // Three-part π/2 (Cephes): k·C₁ and k·C₂ are exact for |k| < 2¹⁵.
-    var r: SIMD8<Float> = x - k * SIMD8(repeating: 1.570_312_5)
-    r = r - k * SIMD8(repeating: 4.837_512_969_970_703_125e-4)
-    r = r - k * SIMD8(repeating: 7.549_789_954_891_882_16e-8)
+    var r: V = x - k * V(repeating: 1.570_312_5)
+    r = r - k * V(repeating: 4.837_512_969_970_703_125e-4)
+    r = r - k * V(repeating: 7.549_789_954_891_882_16e-8)
     let r2 = r * r
-    typealias V = SIMD8<Float>
     var ps: V = r2 * V(repeating: 1.0 / 362_880) + V(repeating: -1.0 / 5040)
     ps = r2 * ps + V(repeating: 1.0 / 120)
     ps = r2 * ps + V(repeating: -1.0 / 6)
@@ -35,19 +55,12 @@ enum FastTrig {
     pc = r2 * pc + V(repeating: -0.5)
     let c: V = V(repeating: 1) + r2 * pc
     // Quadrants 1 and 3 swap sin and cos; 2, 3 negate sin; 1, 2 negate cos.
-    // Pure integer bit operations: lane-wise mask comparisons on integer SIMD
-    // lower to per-lane loops on this toolchain.
-    let swap: SIMD8<UInt32> = SIMD8(repeating: 0) &- (quadrant & SIMD8(repeating: 1))
-    let sb = s.bitPattern
-    let cb = c.bitPattern
-    let sinBits: SIMD8<UInt32> =
-      ((sb & ~swap) | (cb & swap)) ^ ((quadrant & SIMD8(repeating: 2)) &<< SIMD8(repeating: 30))
-    let cosBits: SIMD8<UInt32> =
-      ((cb & ~swap) | (sb & swap))
-      ^ (((quadrant &+ SIMD8(repeating: 1)) & SIMD8(repeating: 2)) &<< SIMD8(repeating: 30))
-    let sinOut = unsafeBitCast(sinBits, to: SIMD8<Float>.self)
-    let cosOut = unsafeBitCast(cosBits, to: SIMD8<Float>.self)
-    return (sinOut, cosOut)
+    let swap: U = U(repeating: 0) &- (quadrant & U(repeating: 1))
+    let sb = unsafeBitCast(s, to: U.self)
+    let cb = unsafeBitCast(c, to: U.self)
+    let sinBits: U = ((sb & ~swap) | (cb & swap)) ^ ((quadrant & U(repeating: 2)) &<< 30)
+    let cosBits: U = ((cb & ~swap) | (sb & swap)) ^ (((quadrant &+ U(repeating: 1)) & U(repeating: 2)) &<< 30)
+    return (unsafeBitCast(sinBits, to: V.self), unsafeBitCast(cosBits, to: V.self))
   }
 }
 

@@ -128,7 +128,7 @@ public final class NaiveParticleSimulator {
       let children = tree.nodes[p.cell].children
       for (j, child) in children.enumerated() {
         let node = tree.nodes[child]
-        let rate = Double(node.parameters[0].birthRate)
+        let rate = Double(node.parameters[0].birthRate) * node.speed
         let windowEnd = Swift.min(node.windowEndOffset, Double(p.lifetime))
         let overlap = Swift.min(p.age, windowEnd) - Swift.max(p.age - dt, node.beginTime)
         guard rate > 0, overlap > 0 else { continue }
@@ -150,7 +150,7 @@ public final class NaiveParticleSimulator {
     // 3. Top-level births at their fractional times.
     for root in tree.roots {
       let node = tree.nodes[root]
-      let rate = Double(node.parameters[0].birthRate)
+      let rate = Double(node.parameters[0].birthRate) * node.speed
       let windowStart = Swift.max(0, node.beginTime)
       let windowEnd = node.duration > 0 ? node.beginTime + node.duration : .infinity
       let overlap = Swift.min(end, windowEnd) - Swift.max(start, windowStart)

@@ -104,37 +104,18 @@ extension ParticleStore {
       let ageD = now - p.load(as: SIMD8<Double>.self)
       let aliveLanes = unsafeBitCast((ageD .>= 0) .& (ageD .< SIMD8<Double>(slot(2))), to: SIMD8<Int64>.self)
       let a = SIMD8<Float>(ageD)
-      let aa = a * a
-      let allAlive =
-        (aliveLanes[0] & aliveLanes[1] & aliveLanes[2] & aliveLanes[3] & aliveLanes[4] & aliveLanes[5]
-          & aliveLanes[6] & aliveLanes[7]) != 0
-      if allAlive && target.hidden == nil {
-        // Every lane drawn: compute each group of four fields, transpose it
-        // with shuffles and store aligned 16-byte rows before computing the
-        // next group (few live registers).
-        let out = UnsafeMutableRawPointer(target.instances + o)
-        let x = coordinate(0, a, aa)
-        let y = coordinate(1, a, aa)
-        let z = coordinate(2, a, aa)
-        let s = scale(a)
-        Self.storeRows(x, y, target.flattensDepth ? zero : z, s, to: out, offset: 0)
-        if target.writesSortKeys {
-          UnsafeMutableRawPointer(target.depths + o).storeBytes(of: z, as: SIMD8<Float>.self)
-          let idLow = p.load(fromByteOffset: 30 * 32, as: SIMD8<UInt32>.self)
-          let idHigh = p.load(fromByteOffset: 31 * 32, as: SIMD8<UInt32>.self)
-          for lane in 0..<8 { target.ids[o + lane] = UInt64(idLow[lane]) | UInt64(idHigh[lane]) << 32 }
-        }
-        let rotation = slot(15) * a
-        if let affines = target.affines {
-          let (sinR, cosR) = FastTrig.sinCos(rotation)
-          Self.storeAffines(s * cosR, s * sinR, x, y, to: UnsafeMutableRawPointer(affines + o))
-        }
-        Self.storeRows(color(0, a), color(1, a), color(2, a), color(3, a), to: out, offset: 16)
-        Self.storeRows(slot(24), slot(25), slot(26), slot(27), to: out, offset: 32)
-        Self.storeRows(rotation, normalizedAge(a), slot(28), slot(29), to: out, offset: 48)
+      // All eight lanes alive: and-reduce the 0/−1 masks with two halvings.
+      let alive4 = aliveLanes.lowHalf & aliveLanes.highHalf
+      let alive2 = alive4.lowHalf & alive4.highHalf
+      if alive2[0] & alive2[1] != 0 && target.hidden == nil {
+        // Every lane drawn: two four-lane halves, each computed, transposed
+        // and stored before the next (few live registers: no spills).
+        Self.evaluateHalf(p, lanes: 0, age: a.lowHalf, into: target, at: o)
+        Self.evaluateHalf(p, lanes: 4, age: a.highHalf, into: target, at: o + 4)
         o += 8
         continue
       }
+      let aa = a * a
       // Dead or hidden lanes: evaluate every lane, write the drawn ones.
       let x = coordinate(0, a, aa)
       let y = coordinate(1, a, aa)
@@ -176,40 +157,137 @@ extension ParticleStore {
     return o - start
   }
 
-  /// Writes eight consecutive `AffineTransform2D`s (24 bytes each:
-  /// a, b, c, d, tx, ty) with a = d = `sc`, b = `ss`, c = −`ss`: per pair of
-  /// particles three 16-byte stores (a₀b₀c₀d₀)(tx₀ty₀a₁b₁)(c₁d₁tx₁ty₁).
+  /// The closed form for lanes `lanes..<lanes + 4` of the fully drawn block
+  /// at `p`, written to output indices `o..<o + 4`: the same formulas and
+  /// operation order as the eight-lane path and
+  /// ``evaluateNaive(_:at:flattensDepth:)`` (identical bits), in `SIMD4`
+  /// (one SSE register per field) so the whole half stays in registers.
   ///
-  /// Invariant: `out` points at 8 writable transforms; stores are unaligned
+  /// Invariants: `p` is a 1024-byte block of the 64-byte-aligned slab, so
+  /// the loads at `slot·32 + lanes·4` are 16-byte aligned; instance rows are
+  /// 16-byte aligned; affines are stored unaligned.
+  @inline(__always)
+  static func evaluateHalf(
+    _ p: UnsafeRawPointer, lanes: Int, age a: SIMD4<Float>, into target: EvaluationTarget, at o: Int
+  ) {
+    typealias V = SIMD4<Float>
+    @inline(__always) func slot(_ s: Int) -> V { p.load(fromByteOffset: s * 32 + lanes * 4, as: V.self) }
+    let zero = V(repeating: 0)
+    let out = UnsafeMutableRawPointer(target.instances + o)
+    let (x, y, z, s) = positionAndScale(p, lanes: lanes, age: a)
+    storeRows4(x, y, target.flattensDepth ? zero : z, s, to: out, offset: 0)
+    if target.writesSortKeys {
+      UnsafeMutableRawPointer(target.depths + o).storeBytes(of: z, as: V.self)
+      let idLow = p.load(fromByteOffset: 30 * 32 + lanes * 4, as: SIMD4<UInt32>.self)
+      let idHigh = p.load(fromByteOffset: 31 * 32 + lanes * 4, as: SIMD4<UInt32>.self)
+      for lane in 0..<4 { target.ids[o + lane] = UInt64(idLow[lane]) | UInt64(idHigh[lane]) << 32 }
+    }
+    let (rotation, normalized) = rotationAndAge(p, lanes: lanes, age: a)
+    if let affines = target.affines {
+      let (sinR, cosR) = FastTrig.outlinedSinCos(rotation)
+      storeAffines4(s * cosR, s * sinR, x, y, to: UnsafeMutableRawPointer(affines + o))
+    }
+    let c = clampedColors(p, lanes: lanes, age: a)
+    storeRows4(c.0, c.1, c.2, c.3, to: out, offset: 16)
+    storeRows4(slot(24), slot(25), slot(26), slot(27), to: out, offset: 32)
+    storeRows4(rotation, normalized, slot(28), slot(29), to: out, offset: 48)
+  }
+
+  // The field groups of one half, each a separate small function on purpose:
+  // in a small function LLVM lowers `replace(with:where:)` to one `maxps` or
+  // `minps`, but inside the large kernel it built the masks lane by lane in
+  // general registers (`perf annotate`: a 1.5× slower kernel); four calls
+  // per half cost far less. Formulas and operation order are those of
+  // ``evaluateNaive(_:at:flattensDepth:)``, so the bits are identical.
+
+  /// p0 + v0·a + h·(a·a) per axis, and max(0, s0 + scaleSpeed·a).
+  @inline(never)
+  static func positionAndScale(
+    _ p: UnsafeRawPointer, lanes: Int, age a: SIMD4<Float>
+  ) -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
+    @inline(__always) func slot(_ s: Int) -> SIMD4<Float> {
+      p.load(fromByteOffset: s * 32 + lanes * 4, as: SIMD4<Float>.self)
+    }
+    let aa = a * a
+    let zero = SIMD4<Float>(repeating: 0)
+    var s = slot(13) + slot(14) * a
+    s.replace(with: zero, where: s .< zero)
+    return (
+      slot(4) + slot(7) * a + slot(10) * aa, slot(5) + slot(8) * a + slot(11) * aa,
+      slot(6) + slot(9) * a + slot(12) * aa, s
+    )
+  }
+
+  /// spin·a, and min(a·(1/lifetime), 1 − 2⁻²⁴).
+  @inline(never)
+  static func rotationAndAge(
+    _ p: UnsafeRawPointer, lanes: Int, age a: SIMD4<Float>
+  ) -> (SIMD4<Float>, SIMD4<Float>) {
+    let belowOne = SIMD4<Float>(repeating: 0x1.fffffep-1)
+    var n = a * p.load(fromByteOffset: 3 * 32 + lanes * 4, as: SIMD4<Float>.self)
+    n.replace(with: belowOne, where: n .> belowOne)
+    return (p.load(fromByteOffset: 15 * 32 + lanes * 4, as: SIMD4<Float>.self) * a, n)
+  }
+
+  /// Colour c0 + speed·a clamped to [0, 1].
+  @inline(never)
+  static func clampedColors(
+    _ p: UnsafeRawPointer, lanes: Int, age a: SIMD4<Float>
+  ) -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
+    let zero = SIMD4<Float>(repeating: 0)
+    let one = SIMD4<Float>(repeating: 1)
+    @inline(__always) func color(_ k: Int) -> SIMD4<Float> {
+      var c =
+        p.load(fromByteOffset: (16 + k) * 32 + lanes * 4, as: SIMD4<Float>.self)
+        + p.load(fromByteOffset: (20 + k) * 32 + lanes * 4, as: SIMD4<Float>.self) * a
+      c.replace(with: zero, where: c .< zero)
+      c.replace(with: one, where: c .> one)
+      return c
+    }
+    return (color(0), color(1), color(2), color(3))
+  }
+
+  /// Writes four consecutive `AffineTransform2D`s (24 bytes each: a, b, c,
+  /// d, tx, ty) with a = d = `sc`, b = `ss`, c = −`ss`: per pair of particles
+  /// three 16-byte stores (a₀b₀c₀d₀)(tx₀ty₀a₁b₁)(c₁d₁tx₁ty₁).
+  ///
+  /// Invariant: `out` points at 4 writable transforms; stores are unaligned
   /// (`storeBytes`), so any output index works.
   @inline(__always)
-  static func storeAffines(
-    _ sc: SIMD8<Float>, _ ss: SIMD8<Float>, _ x: SIMD8<Float>, _ y: SIMD8<Float>, to out: UnsafeMutableRawPointer
+  static func storeAffines4(
+    _ sc: SIMD4<Float>, _ ss: SIMD4<Float>, _ x: SIMD4<Float>, _ y: SIMD4<Float>, to out: UnsafeMutableRawPointer
   ) {
-    @inline(__always) func four(
-      _ sc: SIMD4<Float>, _ ss: SIMD4<Float>, _ x: SIMD4<Float>, _ y: SIMD4<Float>, _ base: Int
+    // c = −ss by flipping the sign bit, as scalar negation does (SIMD prefix
+    // minus computes 0 − x, which turns −0 into +0).
+    let negated = unsafeBitCast(
+      unsafeBitCast(ss, to: SIMD4<UInt32>.self) ^ SIMD4(repeating: 0x8000_0000), to: SIMD4<Float>.self)
+    let abcd = transpose(sc, ss, negated, sc)
+    let t = transpose(x, y, x, y)
+    @inline(__always) func pair(
+      _ r0: SIMD4<Float>, _ r1: SIMD4<Float>, _ t0: SIMD4<Float>, _ t1: SIMD4<Float>, _ at: Int
     ) {
-      // Rows (a, b, c, d) and (tx, ty, tx, ty) of lanes 0…3, by two transposes.
-      // c = −ss by flipping the sign bit, as scalar negation does (SIMD
-      // prefix minus computes 0 − x, which turns −0 into +0).
-      let negated = unsafeBitCast(
-        unsafeBitCast(ss, to: SIMD4<UInt32>.self) ^ SIMD4(repeating: 0x8000_0000), to: SIMD4<Float>.self)
-      let abcd = transpose(sc, ss, negated, sc)
-      let t = transpose(x, y, x, y)
-      @inline(__always) func pair(
-        _ r0: SIMD4<Float>, _ r1: SIMD4<Float>, _ t0: SIMD4<Float>, _ t1: SIMD4<Float>, _ at: Int
-      ) {
-        out.storeBytes(of: r0, toByteOffset: at, as: SIMD4<Float>.self)
-        out.storeBytes(
-          of: SIMD4(lowHalf: t0.lowHalf, highHalf: r1.lowHalf), toByteOffset: at + 16, as: SIMD4<Float>.self)
-        out.storeBytes(
-          of: SIMD4(lowHalf: r1.highHalf, highHalf: t1.lowHalf), toByteOffset: at + 32, as: SIMD4<Float>.self)
-      }
-      pair(abcd.0, abcd.1, t.0, t.1, base)
-      pair(abcd.2, abcd.3, t.2, t.3, base + 48)
+      out.storeBytes(of: r0, toByteOffset: at, as: SIMD4<Float>.self)
+      out.storeBytes(
+        of: SIMD4(lowHalf: t0.lowHalf, highHalf: r1.lowHalf), toByteOffset: at + 16, as: SIMD4<Float>.self)
+      out.storeBytes(
+        of: SIMD4(lowHalf: r1.highHalf, highHalf: t1.lowHalf), toByteOffset: at + 32, as: SIMD4<Float>.self)
     }
-    four(sc.lowHalf, ss.lowHalf, x.lowHalf, y.lowHalf, 0)
-    four(sc.highHalf, ss.highHalf, x.highHalf, y.highHalf, 96)
+    pair(abcd.0, abcd.1, t.0, t.1, 0)
+    pair(abcd.2, abcd.3, t.2, t.3, 48)
+  }
+
+  /// Field group `(a, b, c, d)` of four consecutive instances: row l at
+  /// `out + 64·l + offset` is (a[l], b[l], c[l], d[l]); aligned stores.
+  @inline(__always)
+  static func storeRows4(
+    _ a: SIMD4<Float>, _ b: SIMD4<Float>, _ c: SIMD4<Float>, _ d: SIMD4<Float>,
+    to out: UnsafeMutableRawPointer, offset: Int
+  ) {
+    let rows = transpose(a, b, c, d)
+    out.storeBytes(of: rows.0, toByteOffset: offset, as: SIMD4<Float>.self)
+    out.storeBytes(of: rows.1, toByteOffset: 64 + offset, as: SIMD4<Float>.self)
+    out.storeBytes(of: rows.2, toByteOffset: 128 + offset, as: SIMD4<Float>.self)
+    out.storeBytes(of: rows.3, toByteOffset: 192 + offset, as: SIMD4<Float>.self)
   }
 
   /// Rows (a[l], b[l], c[l], d[l]) for l = 0…3: a 4×4 transpose by two
@@ -223,30 +301,6 @@ extension ParticleStore {
     let evens = SIMD8(lowHalf: ab.evenHalf, highHalf: cd.evenHalf)
     let odds = SIMD8(lowHalf: ab.oddHalf, highHalf: cd.oddHalf)
     return (evens.evenHalf, odds.evenHalf, evens.oddHalf, odds.oddHalf)
-  }
-
-  /// Writes field group `(a, b, c, d)` of eight consecutive instances: row l
-  /// (at `out + 64·l + offset`) is (a[l], b[l], c[l], d[l]). Two 4×4
-  /// transposes by unzipping (`evenHalf`/`oddHalf`), which lower to shuffles.
-  ///
-  /// Invariant: `out` is 16-byte aligned (a `ParticleInstance` buffer) and
-  /// `offset` is a multiple of 16, so every row store is aligned.
-  @inline(__always)
-  static func storeRows(
-    _ a: SIMD8<Float>, _ b: SIMD8<Float>, _ c: SIMD8<Float>, _ d: SIMD8<Float>,
-    to out: UnsafeMutableRawPointer, offset: Int
-  ) {
-    @inline(__always) func four(
-      _ a: SIMD4<Float>, _ b: SIMD4<Float>, _ c: SIMD4<Float>, _ d: SIMD4<Float>, _ base: Int
-    ) {
-      let rows = transpose(a, b, c, d)
-      out.storeBytes(of: rows.0, toByteOffset: base + offset, as: SIMD4<Float>.self)
-      out.storeBytes(of: rows.1, toByteOffset: base + 64 + offset, as: SIMD4<Float>.self)
-      out.storeBytes(of: rows.2, toByteOffset: base + 128 + offset, as: SIMD4<Float>.self)
-      out.storeBytes(of: rows.3, toByteOffset: base + 192 + offset, as: SIMD4<Float>.self)
-    }
-    four(a.lowHalf, b.lowHalf, c.lowHalf, d.lowHalf, 0)
-    four(a.highHalf, b.highHalf, c.highHalf, d.highHalf, 256)
   }
 
   /// The naive twin of the kernel for one record: the same formulas and

@@ -183,6 +183,17 @@ final class ParticleStore: @unchecked Sendable {
     clearTail()
   }
 
+  /// Removes the first `blocks` whole blocks (8·blocks particles), keeping
+  /// the order: one memmove of the remaining blocks, which stay 8-aligned.
+  /// - Complexity: O(count), sequential copy.
+  func removeFirstBlocks(_ blocks: Int) {
+    precondition(blocks >= 0 && blocks * 8 <= count)
+    guard blocks > 0 else { return }
+    let remainingBlocks = blockCount - blocks
+    base.copyMemory(from: base + blocks * Self.blockBytes, byteCount: remainingBlocks * Self.blockBytes)
+    count -= blocks * 8
+  }
+
   /// Removes the first `n` particles (the oldest), keeping the order.
   func removeFirst(_ n: Int) {
     guard n > 0 else { return }

@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 import SleetMath
 
 /// A running particle effect: the particles of an ``Effect`` at any time, as a
@@ -148,6 +149,18 @@ public final class ParticleSystem {
       seek(to: time)
       return
     }
+    let capping = configuration.overflowPolicy == .capOldestFirst
+    if tree.nodes.count == 1 && !capping {
+      // One cell: its births arrive in (birth time, id) order, all after the
+      // stored ones; append them straight to the slab (no birth list, no
+      // sort, one record copy fewer).
+      if store.count > 2 * lastKnownAlive + 1024 { compactIfMostlyDead(at: t) }
+      forEachBirth(node: 0, after: previous, through: t) { r in
+        if r.isAlive(at: t) { store.append(r) }
+      }
+      localTime = t
+      return
+    }
     born.removeAll(keepingCapacity: true)
     for node in tree.nodes.indices {
       forEachBirth(node: node, after: previous, through: t) { r in
@@ -156,11 +169,10 @@ public final class ParticleSystem {
     }
     Self.insertionSort(&born)
     // Dead particles are skipped by the kernel and compacted away once they
-    // are a quarter of the store. Counting them is O(n), so it happens here
+    // are an eighth of the store. Counting them is O(n), so it happens here
     // only when the store has grown well past the last known live count (or
     // when capping needs the exact count); `render(into:)` checks every frame
     // with the count it computes anyway.
-    let capping = configuration.overflowPolicy == .capOldestFirst
     if capping || store.count + born.count > 2 * lastKnownAlive + 1024 {
       compactIfMostlyDead(at: t)
     }
@@ -190,7 +202,7 @@ public final class ParticleSystem {
     }
   }
 
-  /// Counts the live particles and compacts the store when a quarter of it
+  /// Counts the live particles and compacts the store when an eighth of it
   /// is dead.
   /// - Complexity: O(stored particles).
   private func compactIfMostlyDead(at t: Double) {
@@ -198,11 +210,21 @@ public final class ParticleSystem {
     noteAlive(alive, at: t)
   }
 
-  /// Records a live count just computed at `t`; compacts when a quarter of
+  /// Records a live count just computed at `t`; compacts when an eighth of
   /// the store is dead.
   private func noteAlive(_ alive: Int, at t: Double) {
-    if (store.count - alive) * 4 > store.count {
-      store.removeAll { !self.isAlive($0, at: t) }
+    let dead = store.count - alive
+    if dead * 8 > store.count {
+      // The common case (similar lifetimes, deaths in birth order): the
+      // dead form a prefix. Dropping its whole blocks is one block-aligned
+      // memmove; the few dead lanes left are holes the kernel skips.
+      var prefix = 0
+      while prefix < store.count && !isAlive(prefix, at: t) { prefix += 1 }
+      if prefix * 2 >= dead && prefix >= 8 {
+        store.removeFirstBlocks(prefix / 8)
+      } else {
+        store.removeAll { !self.isAlive($0, at: t) }
+      }
     }
     lastKnownAlive = alive
   }
@@ -211,6 +233,13 @@ public final class ParticleSystem {
   /// each cell's births arrive in time order, so the input is nearly sorted.
   static func insertionSort(_ records: inout [BirthRecord]) {
     guard records.count > 1 else { return }
+    // Births of a single cell arrive sorted: one O(n) scan, no moves.
+    var sorted = true
+    for i in 1..<records.count where precedes(records[i], records[i - 1]) {
+      sorted = false
+      break
+    }
+    if sorted { return }
     // A long step (many births): a general sort is cheaper than quadratic.
     if records.count > 256 {
       records.sort(by: precedes)
@@ -317,11 +346,19 @@ public final class ParticleSystem {
   ///   `unordered` when birth order is already id order, e.g. one cell).
   ///   No allocations once the buffers have grown.
   public func render(into frame: inout ParticleFrame) {
+    render(into: &frame, threads: configuration.threads, computesAffines: configuration.computesAffines)
+  }
+
+  /// ``render(into:)`` with the configuration's thread count and affine
+  /// switch overridden, so benchmarks can compare them on one live set.
+  package func render(into frame: inout ParticleFrame, threads: Int, computesAffines: Bool) {
+    precondition(threads > 0, "threads must be at least 1")
     let t = localTime ?? 0
     let segment = tree.segment(at: t)
     let layer = tree.layers[segment]
     frame.time = t
     frame.sprites = tree.sprites
+    frame.spriteContentsScales = tree.spriteContentsScales
     if frame.cellPaths.count != tree.nodes.count { frame.cellPaths = tree.nodes.map(\.path) }
     var anyHidden = false
     for (i, node) in tree.nodes.enumerated() {
@@ -335,7 +372,6 @@ public final class ParticleSystem {
     let chunks = (blocks + blocksPerChunk - 1) / blocksPerChunk
     if chunkCounts.count < chunks + 1 { chunkCounts = Array(repeating: 0, count: chunks + 1) }
     let store = self.store
-    let threads = configuration.threads
     // Birth order is the order of oldestFirst/oldestLast, and id order too
     // when there is a single cell (ids k ascend with birth time).
     let needsSortKeys: Bool
@@ -347,25 +383,37 @@ public final class ParticleSystem {
     hidden.withUnsafeBufferPointer { hiddenBuffer in
       let hiddenPointer = anyHidden ? hiddenBuffer.baseAddress : nil
       let hiddenBox = UncheckedSendable(hiddenPointer)
-      // Pass 1: live count per chunk.
-      chunkCounts.withUnsafeMutableBufferPointer { counts in
-        let countsBox = UncheckedSendable(counts.baseAddress!)
-        Self.parallel(chunks: chunks, threads: threads) { c in
-          let range = c * blocksPerChunk..<Swift.min(blocks, (c + 1) * blocksPerChunk)
-          countsBox.value[c] = store.aliveCount(blocks: range, at: t, hidden: hiddenBox.value)
+      // One worker and few holes: a single pass into buffers sized for
+      // every stored particle (an upper bound), cut to the live count
+      // afterwards; this skips re-reading the birth-time and lifetime lines
+      // of every block. The sizing writes a filler per hole, so with many
+      // holes (dead particles awaiting compaction; store.count − the last
+      // live count bounds them) two passes are cheaper. Several workers:
+      // pass 1 counts each chunk's live particles so that a prefix sum gives
+      // each chunk its output offset.
+      let singlePass = (threads <= 1 || chunks <= 1) && (store.count - lastKnownAlive) * 8 <= store.count
+      var total = 0
+      if singlePass {
+        total = store.count
+      } else {
+        chunkCounts.withUnsafeMutableBufferPointer { counts in
+          let countsBox = UncheckedSendable(counts.baseAddress!)
+          Self.parallel(chunks: chunks, threads: threads) { c in
+            let range = c * blocksPerChunk..<Swift.min(blocks, (c + 1) * blocksPerChunk)
+            countsBox.value[c] = store.aliveCount(blocks: range, at: t, hidden: hiddenBox.value)
+          }
+        }
+        for c in 0..<chunks {
+          let n = chunkCounts[c]
+          chunkCounts[c] = total
+          total += n
         }
       }
-      var total = 0
-      for c in 0..<chunks {
-        let n = chunkCounts[c]
-        chunkCounts[c] = total
-        total += n
-      }
       Self.resize(&frame.instances, to: total, filler: Self.blankInstance)
-      Self.resize(&frame.affines, to: configuration.computesAffines ? total : 0, filler: .identity)
+      Self.resize(&frame.affines, to: computesAffines ? total : 0, filler: .identity)
       Self.resize(&scratchIDs, to: total, filler: 0)
       Self.resize(&scratchDepths, to: total, filler: 0)
-      // Pass 2: evaluate each chunk into its own output range.
+      // Evaluate each chunk into its own output range.
       frame.instances.withUnsafeMutableBufferPointer { instances in
         frame.affines.withUnsafeMutableBufferPointer { affines in
           scratchIDs.withUnsafeMutableBufferPointer { ids in
@@ -374,11 +422,15 @@ public final class ParticleSystem {
               // never written through because every chunk writes 0 particles.
               let target = EvaluationTarget(
                 instances: instances.baseAddress ?? UnsafeMutablePointer(bitPattern: 64)!,
-                affines: configuration.computesAffines ? affines.baseAddress : nil,
+                affines: computesAffines ? affines.baseAddress : nil,
                 ids: ids.baseAddress ?? UnsafeMutablePointer(bitPattern: 64)!,
                 depths: depths.baseAddress ?? UnsafeMutablePointer(bitPattern: 64)!,
                 hidden: hiddenBox.value, flattensDepth: !layer.preservesDepth,
                 writesSortKeys: needsSortKeys)
+              if singlePass {
+                total = store.evaluate(blocks: 0..<blocks, at: t, into: target, start: 0)
+                return
+              }
               let starts = UncheckedSendable(chunkCounts)
               Self.parallel(chunks: chunks, threads: threads) { c in
                 let range = c * blocksPerChunk..<Swift.min(blocks, (c + 1) * blocksPerChunk)
@@ -387,6 +439,12 @@ public final class ParticleSystem {
             }
           }
         }
+      }
+      if singlePass {
+        Self.resize(&frame.instances, to: total, filler: Self.blankInstance)
+        Self.resize(&frame.affines, to: computesAffines ? total : 0, filler: .identity)
+        Self.resize(&scratchIDs, to: total, filler: 0)
+        Self.resize(&scratchDepths, to: total, filler: 0)
       }
       applyOrder(layer.renderMode, to: &frame, count: total)
       if !anyHidden && localTime != nil { noteAlive(total, at: t) }
@@ -437,11 +495,14 @@ public final class ParticleSystem {
   }
 
   /// Sets `array.count` to `n`, keeping its capacity (allocates only to grow).
+  /// Growth is geometric (⅛ headroom past `n`): an effect whose live set
+  /// creeps up by a few births per frame would otherwise reallocate and copy
+  /// the whole buffer every frame.
   private static func resize<T>(_ array: inout [T], to n: Int, filler: T) {
     if array.count > n {
       array.removeLast(array.count - n)
     } else if array.count < n {
-      array.reserveCapacity(n)
+      if n > array.capacity { array.reserveCapacity(n + n / 8) }
       array.append(contentsOf: repeatElement(filler, count: n - array.count))
     }
   }
@@ -450,19 +511,22 @@ public final class ParticleSystem {
     x: 0, y: 0, z: 0, scale: 0, color: .zero, contentsRect: .zero, rotation: 0, normalizedAge: 0,
     sprite: 0, cell: 0)
 
-  /// Runs `body(c)` for every chunk `c`, on `threads` workers. Worker w takes
-  /// chunks w, w + threads, …; each chunk's result depends only on `c`.
+  /// Runs `body(c)` exactly once for every chunk `c`, on up to `threads`
+  /// workers. Workers claim the next unclaimed chunk from a shared atomic
+  /// counter, so a worker whose core is busy (a shared machine) takes fewer
+  /// chunks instead of holding the frame back; each chunk's result depends
+  /// only on `c`, so which worker ran it never shows in the output.
   static func parallel(chunks: Int, threads: Int, _ body: @Sendable (Int) -> Void) {
     if threads <= 1 || chunks <= 1 {
       for c in 0..<chunks { body(c) }
       return
     }
-    let workers = Swift.min(threads, chunks)
-    DispatchQueue.concurrentPerform(iterations: workers) { w in
-      var c = w
-      while c < chunks {
+    let next = Atomic<Int>(0)
+    DispatchQueue.concurrentPerform(iterations: Swift.min(threads, chunks)) { _ in
+      while true {
+        let c = next.wrappingAdd(1, ordering: .relaxed).oldValue
+        guard c < chunks else { return }
         body(c)
-        c += workers
       }
     }
   }

@@ -1,0 +1,134 @@
+import SleetKit
+
+/// The particle system (issue 3) against the naive path, on
+/// `ParticleSystem.steadyStateEffect(liveParticles:)`: one cell, every evolving
+/// property in use, N live particles after one 10 s lifetime (the setup seeks
+/// there; the naive simulator starts from the same live set).
+///
+/// Groups `frame n=N` (items = the N live particles at t = 10 s: rate N/10 and
+/// birth times (k + 1)·10/N are exact, checked in the setup):
+/// - `naive`: one explicit-Euler step of 1/60 s (`NaiveParticleSimulator`, a
+///   class per particle; includes its births and deaths, ≈ N/600 each);
+/// - `render`, `render-2t`: `render(into:)` at the fixed setup time with
+///   affines, 1 and 2 threads (the same live set, so the ratio is the 2-thread
+///   speed-up);
+/// - `advance+render`: a whole frame, `advance(to: t + 1/60)` (births, deaths,
+///   compaction) then `render(into:)`, 1 thread.
+///
+/// Byte model (bytes the kernel must move per drawn particle, STREAM
+/// convention): the store's slots it reads, birth time 8 B + lifetime and
+/// 1/lifetime 8 B + p0, v0, ½acc 36 B + s0, scaleSpeed, spin 12 B + c0 and
+/// colour speed 32 B + contentsRect 16 B + sprite, cell 8 B = 120 B (the two
+/// id slots are read only when the render order needs a sort, not here), plus
+/// the 64 B instance and the 24 B affine written = 208 B. `frame-no-affines`
+/// drops the affine: 184 B.
+///
+/// Group `births n=B` (items = births): from an empty store, one
+/// `advance(to:)` over an interval holding exactly B births (rate 2²⁰/s,
+/// lifetime 100 s, so none dies): schedule, sampling (Philox, cone, shape),
+/// ordering and appending to the slab. `naive`: `NaiveParticleSimulator`
+/// stepping over the same interval (the same births as objects). Byte model:
+/// the 128 B slab row written per birth.
+extension BenchmarkRunner {
+  static var particles: BenchmarkSuite {
+    BenchmarkSuite(name: "particles") { scale in
+      let frameTime = 1.0 / 60
+      let sizes = scale.sizes([1_000, 10_000, 100_000, 1_000_000, 4_000_000])
+      var groups: [BenchmarkGroup] = []
+      for n in sizes {
+        let effect = ParticleSystem.steadyStateEffect(liveParticles: n)
+        groups.append(
+          BenchmarkGroup(
+            name: "frame n=\(n)", items: n,
+            byteModel: ByteModel(bytesPerItem: 208, "120 B of slots read + 64 B instance + 24 B affine written"),
+            baseline: "naive", reference: nil
+          ) {
+            let fixed = try! ParticleSystem(effect: effect, configuration: .init(threads: 1))
+            fixed.seek(to: 10)
+            precondition(fixed.liveCount == n, "frame benchmark: expected \(n) live particles")
+            let stepping = try! ParticleSystem(effect: effect, configuration: .init(threads: 1))
+            stepping.seek(to: 10)
+            let naive = NaiveParticleSimulator(startingFrom: fixed)
+            let state = FrameState()
+            var t = 10.0
+            return [
+              BenchmarkCase("naive") {
+                naive.step(frameTime)
+                blackHole(naive.particles.count)
+              },
+              BenchmarkCase("render") {
+                fixed.render(into: &state.frame, threads: 1, computesAffines: true)
+                blackHole(state.frame.instances.count)
+              },
+              BenchmarkCase("render-2t") {
+                fixed.render(into: &state.frame, threads: 2, computesAffines: true)
+                blackHole(state.frame.instances.count)
+              },
+              BenchmarkCase("advance+render") {
+                t += frameTime
+                stepping.advance(to: t)
+                stepping.render(into: &state.stepped)
+                blackHole(state.stepped.instances.count)
+              },
+            ]
+          })
+        groups.append(
+          BenchmarkGroup(
+            name: "frame-no-affines n=\(n)", items: n,
+            byteModel: ByteModel(bytesPerItem: 184, "120 B of slots read + 64 B instance written"),
+            baseline: nil, reference: nil
+          ) {
+            let fixed = try! ParticleSystem(effect: effect, configuration: .init(threads: 1))
+            fixed.seek(to: 10)
+            let state = FrameState()
+            return [
+              BenchmarkCase("render") {
+                fixed.render(into: &state.frame, threads: 1, computesAffines: false)
+                blackHole(state.frame.instances.count)
+              },
+              BenchmarkCase("render-2t") {
+                fixed.render(into: &state.frame, threads: 2, computesAffines: false)
+                blackHole(state.frame.instances.count)
+              },
+            ]
+          })
+      }
+      for births in scale.sizes([1_024, 16_384]) {
+        // Rate 2²⁰/s: birth k at (k + 1)·2⁻²⁰ s, exact, so (0, births·2⁻²⁰] holds exactly `births`.
+        let rate = Double(1 << 20)
+        let effect = ParticleSystem.steadyStateEffect(liveParticles: 100 << 20, lifetime: 100)
+        let interval = Double(births) / rate
+        groups.append(
+          BenchmarkGroup(
+            name: "births n=\(births)", items: births,
+            byteModel: ByteModel(bytesPerItem: 128, "one 128 B slab row written per birth"),
+            baseline: "naive", reference: nil
+          ) {
+            let system = try! ParticleSystem(effect: effect, configuration: .init(budget: 1 << 40))
+            system.seek(to: 0)
+            system.advance(to: interval)
+            precondition(system.liveCount == births, "births benchmark: expected \(births) births")
+            return [
+              BenchmarkCase("naive") {
+                let naive = NaiveParticleSimulator(effect: effect)
+                naive.step(interval)
+                blackHole(naive.particles.count)
+              },
+              BenchmarkCase("advance") {
+                system.seek(to: 0)
+                system.advance(to: interval)
+                blackHole(system.localTime)
+              },
+            ]
+          })
+      }
+      return groups
+    }
+  }
+}
+
+/// Frames reused across calls (steady-state frames allocate nothing).
+private final class FrameState {
+  var frame = ParticleFrame()
+  var stepped = ParticleFrame()
+}

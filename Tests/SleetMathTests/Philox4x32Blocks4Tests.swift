@@ -1,0 +1,32 @@
+import Testing
+
+import SleetMath
+
+@Suite("Philox4x32 four-lane blocks")
+struct Philox4x32Blocks4Tests {
+  @Test func fourLaneBlocksMatchScalar() {
+    let keys: [SIMD2<UInt32>] = [SIMD2(0, 0), SIMD2(0x1234_5678, 0x9abc_def0), SIMD2(repeating: 0xffff_ffff)]
+    for key in keys {
+      let c0 = SIMD4<UInt32>(0, 1, 0xffff_ffff, 1 << 31)
+      let c1 = SIMD4<UInt32>(9, 0, 7, 0xffff_fffe)
+      let c2 = SIMD4<UInt32>(42, 0x8000_0001, 0, 0xffff_ffff)
+      let c3 = SIMD4<UInt32>(1, 0, 0xdead_beef, 3)
+      let (w0, w1, w2, w3) = Philox4x32.blocks4(c0, c1, c2, c3, key: key)
+      for l in 0..<4 {
+        let s = Philox4x32.block(counter: SIMD4(c0[l], c1[l], c2[l], c3[l]), key: key)
+        #expect(s == SIMD4(w0[l], w1[l], w2[l], w3[l]))
+      }
+    }
+  }
+
+  @Test func mulHiLoIsTheFullProduct() {
+    let x = SIMD4<UInt32>(0, 1, 0xffff_ffff, 0x8000_0001)
+    for m: UInt32 in [0xD251_1F53, 0xCD9E_8D57, 0xffff_ffff] {
+      let (hi, lo) = Philox4x32.mulHiLo(m, x)
+      for l in 0..<4 {
+        let p = UInt64(m) * UInt64(x[l])
+        #expect(hi[l] == UInt32(p >> 32) && lo[l] == UInt32(truncatingIfNeeded: p))
+      }
+    }
+  }
+}
