@@ -1,6 +1,5 @@
-import Testing
-
 import SleetMath
+import Testing
 
 @Suite("Philox4x32 four-lane blocks")
 struct Philox4x32Blocks4Tests {

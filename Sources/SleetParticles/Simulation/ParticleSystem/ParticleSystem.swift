@@ -1,6 +1,6 @@
 import Dispatch
-import Synchronization
 import SleetMath
+import Synchronization
 
 /// A running particle effect: the particles of an ``Effect`` at any time, as a
 /// pure function of (effect, seed, time).
