@@ -76,6 +76,15 @@ struct ParticlesCommandTests {
     #expect(badSeed.status == 2 && badSeed.err.contains("--"))
     #expect(runSleet(["particles", "dump", "--help"]).out.contains("id,cell,birth"))
   }
+
+  @Test func tooManyStepsAreAUsageErrorNamingStep() {
+    let dump = runSleet(["particles", "dump", "--effect", "snow", "--time", "1e9", "--step", "1e-6"])
+    #expect(dump.status == 2 && dump.err.contains("--step") && dump.out.isEmpty)
+    let negative = runSleet(["particles", "dump", "--effect", "snow", "--time", "-2", "--step", "1e-6"])
+    #expect(negative.status == 2 && negative.err.contains("--step"))
+    let stats = runSleet(["particles", "stats", "--effect", "snow", "--duration", "10", "--step", "1e-6"])
+    #expect(stats.status == 2 && stats.err.contains("--step"))
+  }
 }
 
 @Suite("sleet particles with presets")

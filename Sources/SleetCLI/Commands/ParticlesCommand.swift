@@ -101,6 +101,10 @@ struct ParticlesDumpCommand: SleetCommand {
   static func run(_ arguments: inout Arguments, output: CommandOutput) throws(CommandError) {
     let options = try ParticlesOptions.parse(&arguments)
     guard let time = try arguments.double("time") else { throw .usage("missing --time T") }
+    // Stepping is linear in T / DT; cap it like `stats` caps its rows.
+    if let step = options.step, abs(time) / step > 1_000_000 {
+      throw .usage("--step: too small for --time (at most 10⁶ steps)")
+    }
     let format = try arguments.option("format") ?? "csv"
     guard format == "csv" || format == "json" else {
       throw .usage("--format: expected csv or json, got '\(format)'")
@@ -173,6 +177,9 @@ struct ParticlesStatsCommand: SleetCommand {
     guard duration >= 0 else { throw .usage("--duration: expected a non-negative number, got \(duration)") }
     guard interval > 0 else { throw .usage("--interval: expected a positive number, got \(interval)") }
     guard duration / interval <= 1_000_000 else { throw .usage("--interval: too small for --duration") }
+    if let step = options.step, duration / step > 1_000_000 {
+      throw .usage("--step: too small for --duration (at most 10⁶ steps)")
+    }
     try arguments.finish()
     output.print(try table(options, duration: duration, interval: interval))
   }
