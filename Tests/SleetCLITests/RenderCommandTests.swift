@@ -36,6 +36,16 @@ func removeTree(_ path: String) {
 }
 
 /// The whole file, or nil.
+/// CRC-32 as PNG chunks use it (ISO 3309, reflected polynomial 0xEDB88320).
+func crc32(_ bytes: ArraySlice<UInt8>) -> UInt32 {
+  var crc: UInt32 = 0xFFFF_FFFF
+  for b in bytes {
+    crc ^= UInt32(b)
+    for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+  }
+  return ~crc
+}
+
 func fileBytes(_ path: String) -> [UInt8]? {
   guard let f = fopen(path, "rb") else { return nil }
   defer { fclose(f) }
@@ -301,5 +311,18 @@ struct RenderCommandTests {
     let r = runSleet(base + ["--from", text, "--to", folder + "/b.png"])
     #expect(r.status == 2)
     #expect(r.err.contains("--from: invalid image \(text)"))
+    // A header claiming 20000×20000 px: refused (exit 2) before decoding.
+    var huge = try #require(fileBytes(folder + "/a.png"))
+    for (offset, value) in [(16, UInt32(20000)), (20, 20000)] {
+      for i in 0..<4 { huge[offset + i] = UInt8(truncatingIfNeeded: value >> (24 - 8 * UInt32(i))) }
+    }
+    let crc = crc32(huge[12..<29])
+    for i in 0..<4 { huge[29 + i] = UInt8(truncatingIfNeeded: crc >> (24 - 8 * UInt32(i))) }
+    let out = fopen(folder + "/huge.png", "wb")
+    #expect(fwrite(huge, 1, huge.count, out) == huge.count)
+    fclose(out)
+    let tooBig = runSleet(base + ["--from", folder + "/huge.png", "--to", folder + "/b.png"])
+    #expect(tooBig.status == 2)
+    #expect(tooBig.err.contains("--from: invalid image \(folder)/huge.png: 20000×20000 px exceeds 16384 px a side"))
   }
 }
