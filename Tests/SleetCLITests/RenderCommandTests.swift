@@ -209,6 +209,22 @@ struct RenderCommandTests {
     #expect(r.err.contains("/nonexistent-sleet/x.png"))
   }
 
+  @Test func anEffectOverTheParticleBudgetIsAUsageError() throws {
+    let folder = makeTemporaryFolder()
+    defer { removeTree(folder) }
+    var cell = EmitterCell(name: "flood")
+    cell.birthRate = 10_000_000
+    cell.lifetime = 1
+    let json = try Effect(emitter: Emitter(emitterCells: [cell])).jsonString()
+    let f = fopen(folder + "/flood.json", "w")
+    fputs(json, f)
+    fclose(f)
+    let r = runSleet(["render", folder + "/flood.json", "--size", "10x10", "--out", folder + "/x.png"])
+    #expect(r.status == 2)
+    #expect(r.err.contains("over the budget of 4000000"), "\(r.err)")
+    #expect(folderEntries(folder) == ["flood.json"])
+  }
+
   @Test func everyRenderCommandHasHelp() {
     for command in [["render"], ["shatter", "render"], ["demo"]] {
       let r = runSleet(command + ["--help"])

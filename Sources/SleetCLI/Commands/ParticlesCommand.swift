@@ -39,7 +39,8 @@ struct ParticlesOptions {
         configuration: .init(
           budget: budget, overflowPolicy: capsOldestFirst ? .capOldestFirst : .reject, threads: threads))
     } catch {
-      throw .failure(error.description)
+      // Over budget or too many cells: the definition is bad input (exit 2).
+      throw .usage("--effect: \(error.description)")
     }
   }
 
@@ -93,7 +94,7 @@ struct ParticlesDumpCommand: SleetCommand {
                                 seeking (the output is identical)
       --threads N               evaluation threads (default 1; output identical)
       --budget N                live-particle budget (default 4000000); an effect
-                                whose computed peak exceeds it is refused (exit 1)
+                                whose computed peak exceeds it is refused (exit 2)
       --cap                     instead of refusing, keep the newest N particles
       --format csv|json         default csv
     """

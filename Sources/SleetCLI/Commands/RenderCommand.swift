@@ -368,8 +368,8 @@ struct ParticleScene: Sendable {
   /// The frames at `times` (any order), rendered in parallel: each worker runs
   /// its own simulation over a contiguous run of times, seeking to the first
   /// and advancing through the rest (which gives the same particles as seeking).
-  /// - Throws: `.failure` when the effect exceeds the particle budget or a
-  ///   sprite cannot be loaded.
+  /// - Throws: `.usage` when the effect exceeds the particle budget, `.failure`
+  ///   when a sprite cannot be loaded.
   func render(times: [Double]) throws(CommandError) -> [RGBAImage] {
     let results = ParallelSlots<RGBAImage>(count: times.count)
     let failure = Mutex<CommandError?>(nil)
@@ -379,7 +379,8 @@ struct ParticleScene: Sendable {
       do throws(ParticleSystemError) {
         system = try ParticleSystem(effect: effect)
       } catch {
-        failure.withLock { $0 = .failure(error.description) }
+        // Over budget or too many cells: the definition is bad input (exit 2).
+        failure.withLock { $0 = .usage(error.description) }
         return
       }
       let renderer = Renderer(pixelsPerPoint: Float(canvas.pixelsPerPoint), options: options)
