@@ -1,3 +1,4 @@
+import Foundation
 import SleetKit
 import Testing
 
@@ -50,6 +51,33 @@ struct ParticlesCommandTests {
     #expect(json.hasPrefix("[\n  {\"id\": "))
     #expect(json.components(separatedBy: "\"cell\": ").count - 1 == csv.split(separator: "\n").count - 1)
     #expect(try ParticlesDumpCommand.dump(ParticlesOptions(effect: Self.effect()), time: 0, json: true) == "[]")
+  }
+
+  @Test func cellNamesAreEscapedInJSONAndQuotedInCSV() throws {
+    var cell = EmitterCell(name: "a\"b,c")
+    cell.birthRate = 10
+    cell.lifetime = 5
+    var child = EmitterCell(name: "x\\y")
+    child.birthRate = 4
+    child.lifetime = 1
+    cell.emitterCells = [child]
+    let options = ParticlesOptions(effect: try Effect(emitter: Emitter(emitterCells: [cell])))
+    let json = try ParticlesDumpCommand.dump(options, time: 1, json: true)
+    let array = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]])
+    let cells = Set(array.compactMap { $0["cell"] as? String })
+    #expect(cells == ["a\"b,c", "a\"b,c.x\\y"])
+    let rows = try ParticlesDumpCommand.dump(options, time: 1, json: false).split(separator: "\n").dropFirst()
+    #expect(rows.count == array.count)
+    for row in rows {
+      // RFC 4180: the quoted field, then the 13 numeric columns.
+      let id = row.prefix { $0 != "," }
+      let rest = row.dropFirst(id.count + 1)
+      #expect(rest.hasPrefix("\"a\"\"b,c\",") || rest.hasPrefix("\"a\"\"b,c.x\\y\","), "\(row)")
+      let numbers = rest.split(separator: "\",").last!.dropFirst().split(separator: ",")
+      #expect(numbers.count == 13 && numbers.allSatisfy { Double($0) != nil })
+    }
+    #expect(ParticlesDumpCommand.csvField("plain.name") == "plain.name")
+    #expect(ParticlesDumpCommand.csvField("two\nlines") == "\"two\nlines\"")
   }
 
   @Test func statsCountsPerCell() throws {

@@ -1,4 +1,5 @@
 import SleetKit
+import SleetParticles
 
 /// Options shared by `sleet particles dump` and `sleet particles stats`.
 struct ParticlesOptions {
@@ -137,15 +138,25 @@ struct ParticlesDumpCommand: SleetCommand {
       let names = columns.split(separator: ",").dropFirst(2)
       let rows = particles.map { p in
         let numbers = zip(names, fields(p)).map { "\"\($0)\": \($1)" }.joined(separator: ", ")
-        return "  {\"id\": \(p.id), \"cell\": \"\(p.cellPath)\", \(numbers)}"
+        return "  {\"id\": \(p.id), \"cell\": \(JSONText.quoted(p.cellPath)), \(numbers)}"
       }
       return rows.isEmpty ? "[]" : "[\n" + rows.joined(separator: ",\n") + "\n]"
     }
     var lines = [columns]
     for p in particles {
-      lines.append(([String(p.id), p.cellPath] + fields(p)).joined(separator: ","))
+      lines.append(([String(p.id), csvField(p.cellPath)] + fields(p)).joined(separator: ","))
     }
     return lines.joined(separator: "\n")
+  }
+
+  /// A CSV field as RFC 4180 writes it: in double quotes, with inner quotes
+  /// doubled, when it contains a comma, a quote or a line break (cell names
+  /// may contain any of them); otherwise as is.
+  static func csvField(_ text: String) -> String {
+    guard text.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline }) else { return text }
+    var quoted = "\""
+    for c in text { quoted += c == "\"" ? "\"\"" : String(c) }
+    return quoted + "\""
   }
 }
 
