@@ -81,11 +81,13 @@ struct ParticlesDumpCommand: SleetCommand {
     usage: sleet particles dump --effect NAME|FILE.json --time T [--seed N] [--step DT]
                                 [--threads N] [--budget N [--cap]] [--format csv|json]
 
-    Simulates the effect to emitter-local time T (seconds) and prints every live
+    Simulates the effect to time T (seconds) on the layer's parent timeline
+    (emitter-local t = (T − beginTime)·speed + timeOffset) and prints every live
     particle sorted by id, one per line (csv, with a header) or as a JSON array:
       id,cell,birth,x,y,z,vx,vy,vz,scale,rotation,r,g,b,a
     id is the particle's stable 64-bit id, cell its cell's key path (e.g.
-    rocket.spark), birth its birth time. Colours are clamped to [0, 1].
+    rocket.spark; quoted as RFC 4180 requires), birth its birth time in local
+    time. Colours are clamped to [0, 1].
 
     options:
       --effect NAME|FILE.json   a built-in preset or an effect file
