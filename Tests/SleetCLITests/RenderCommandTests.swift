@@ -168,6 +168,14 @@ struct RenderCommandTests {
       (["render", "snow", "--out", "/tmp/x.png", "--scale", "-1"], "--scale"),
       (["render", "snow", "--out", "/tmp/x.png", "--fps", "0"], "--fps"),
       (["render", "snow", "--out", "/tmp/x.png", "--duration", "-2"], "--duration"),
+      (
+        ["render", "snow", "--out", "/tmp/x.apng", "--duration", "3600", "--fps", "3"],
+        "--duration × --fps: 10800 frames, at most 10000 in an .apng"
+      ),
+      (
+        ["render", "snow", "--out", "/tmp/sleet-no-such-frames/", "--duration", "3600", "--fps", "30"],
+        "--duration × --fps: 108000 frames, at most 100000"
+      ),
       (["render", "snow", "--out", "/tmp/x.png", "--background", "#12"], "--background"),
       (["render", "snow", "--out", "/tmp/x.png", "--background", "1,2,3"], "--background"),
       (["render", "snow", "--out", "/tmp/x.png", "--seed", "-1"], "--seed"),
@@ -311,6 +319,10 @@ struct RenderCommandTests {
       (base + ["--from", folder + "/a.png", "--to", folder + "/wide.png"], "--from and --to must have the same size"),
       (base + ["--from", folder + "/a.png", "--to", folder + "/b.png", "--style", "melt"], "--style"),
       (base + ["--from", folder + "/a.png", "--to", folder + "/b.png", "--direction", "up"], "--direction"),
+      (
+        base + ["--from", folder + "/a.png", "--to", folder + "/b.png", "--hold", "60", "--fps", "240"],
+        "--hold × --fps: "
+      ),
     ]
     for (arguments, message) in cases {
       let r = runSleet(arguments)

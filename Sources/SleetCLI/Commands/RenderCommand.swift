@@ -31,7 +31,8 @@ struct RenderCommand: SleetCommand {
     options:
       --out PATH           where to write (required)
       --seed N             emitter seed, 0…4294967295 (default: the effect's)
-      --duration S         animation length in seconds (default 3)
+      --duration S         animation length in seconds (default 3); at most
+                           10000 frames in an .apng, 100000 in a folder
       --fps F              frames per second, 1…240 (default 30)
       --start T            time of the first frame in seconds (default 0);
                            a later start pre-rolls the effect (seeking is
@@ -67,7 +68,7 @@ struct RenderCommand: SleetCommand {
     case .still: times = [time]
     case .animation, .folder:
       let count = Swift.max(1, Int((duration * Double(fps)).rounded()))
-      guard count <= 100_000 else { throw .usage("--duration × --fps: \(count) frames, at most 100000") }
+      try RenderOutput.checkFrameCount(count, for: target, flags: "--duration × --fps")
       times = (0..<count).map { start + Double($0) / Double(fps) }
     }
     let clock = Stopwatch()
@@ -219,8 +220,34 @@ enum RenderOptions {
 /// Renders batches of frames and writes them where a ``RenderTarget`` says.
 enum RenderOutput {
   /// Frames rendered (and compressed) per batch: enough to keep every core
-  /// busy, few enough that a long animation never holds all its frames.
+  /// busy, few enough that a long animation never holds all its raw frames.
+  /// (An `.apng` still keeps every compressed frame until it is written: see
+  /// ``maximumAnimationFrames``.)
   static let batchSize = 32
+
+  /// The most frames in one `.apng`. `APNGEncoder` holds every compressed
+  /// frame until the file is written; 10 000 frames of a busy 390×844 effect
+  /// (≈ 100–200 kB each) is already 1–2 GB.
+  static let maximumAnimationFrames = 10_000
+  /// The most frames written to a folder (they go to disk batch by batch).
+  static let maximumFolderFrames = 100_000
+
+  /// Refuses more frames than `target` can take, as a usage error naming
+  /// `flags` (the options that set the count).
+  static func checkFrameCount(_ count: Int, for target: RenderTarget, flags: String) throws(CommandError) {
+    switch target {
+    case .still: return
+    case .animation:
+      guard count <= maximumAnimationFrames else {
+        throw .usage(
+          "\(flags): \(count) frames, at most \(maximumAnimationFrames) in an .apng (write a folder for more)")
+      }
+    case .folder:
+      guard count <= maximumFolderFrames else {
+        throw .usage("\(flags): \(count) frames, at most \(maximumFolderFrames)")
+      }
+    }
+  }
 
   /// Renders `times` through `render` (called with consecutive batches, in
   /// order) and writes a still (the first time), an animation with delays of
