@@ -190,6 +190,25 @@ struct RenderCommandTests {
     }
   }
 
+  @Test func sizeIsParsedAndWordedTheSameByRenderAndShatter() throws {
+    #expect(try SizeOption.parse("390x844", maximum: 1000) == (390, 844))
+    #expect(try SizeOption.parse("2.5×4", maximum: 1000) == (2.5, 4))
+    #expect(try SizeOption.parse("1000X1", maximum: 1000) == (1000, 1))
+    for bad in ["0x4", "4", "4x4x4", "nanx4", "infx4", "1001x1", "4x", "-1x4"] {
+      #expect(
+        throws: CommandError.usage(
+          "--size: expected WxH in points, each side a finite number in (0, 1000] (for example 390x844), got '\(bad)'"
+        )
+      ) { try SizeOption.parse(bad, maximum: 1000) }
+    }
+    let message =
+      "--size: expected WxH in points, each side a finite number in (0, 100000] (for example 390x844), got '0x9'"
+    let render = runSleet(["render", "snow", "--size", "0x9", "--out", "/tmp/x.png"])
+    let shatter = runSleet(["shatter", "plan", "--size", "0x9"])
+    #expect(render.status == 2 && render.err.contains(message))
+    #expect(shatter.status == 2 && shatter.err.contains(message))
+  }
+
   @Test func progressGoesToStderrOnlyOnATerminal() throws {
     let folder = makeTemporaryFolder()
     defer { removeTree(folder) }

@@ -96,6 +96,8 @@ struct Canvas: Sendable {
   var pixelsPerPoint: Double
   /// The largest image side accepted, in pixels.
   static let maximumPixels = 8192
+  /// The largest layer side accepted by `--size`, in points.
+  static let maximumSide = 100_000.0
 
   var pixelWidth: Int { Swift.max(1, Int((width * pixelsPerPoint).rounded(.up))) }
   var pixelHeight: Int { Swift.max(1, Int((height * pixelsPerPoint).rounded(.up))) }
@@ -149,16 +151,7 @@ enum RenderOptions {
   /// (0, 100000] points) and `--scale` (default 1), checked so the image is
   /// at most ``Canvas/maximumPixels`` a side.
   static func canvas(_ arguments: inout Arguments, defaultScale: Double = 1) throws(CommandError) -> Canvas {
-    var width = 390.0, height = 844.0
-    if let raw = try arguments.option("size") {
-      let parts = raw.split(omittingEmptySubsequences: false) { $0 == "x" || $0 == "X" || $0 == "×" }
-      guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]),
-        w.isFinite, h.isFinite, w > 0, h > 0, w <= 100_000, h <= 100_000
-      else {
-        throw .usage("--size: expected WxH in points, each side in (0, 100000] (for example 390x844), got '\(raw)'")
-      }
-      (width, height) = (w, h)
-    }
+    let (width, height) = try SizeOption.parse(&arguments, maximum: Canvas.maximumSide) ?? (390, 844)
     let canvas = Canvas(width: width, height: height, pixelsPerPoint: try scale(&arguments, default: defaultScale))
     guard canvas.pixelWidth <= Canvas.maximumPixels && canvas.pixelHeight <= Canvas.maximumPixels else {
       throw .usage(
