@@ -43,10 +43,10 @@ extension BenchmarkRunner {
             byteModel: ByteModel(bytesPerItem: 208, "120 B of slots read + 64 B instance + 24 B affine written"),
             baseline: "naive", reference: nil
           ) {
-            let fixed = try! ParticleSystem(effect: effect, configuration: .init(threads: 1))
+            let fixed = benchmarkSystem(effect, .init(threads: 1), suite: "particles")
             fixed.seek(to: 10)
             precondition(fixed.liveCount == n, "frame benchmark: expected \(n) live particles")
-            let stepping = try! ParticleSystem(effect: effect, configuration: .init(threads: 1))
+            let stepping = benchmarkSystem(effect, .init(threads: 1), suite: "particles")
             stepping.seek(to: 10)
             let naive = NaiveParticleSimulator(startingFrom: fixed)
             let state = FrameState()
@@ -78,7 +78,7 @@ extension BenchmarkRunner {
             byteModel: ByteModel(bytesPerItem: 184, "120 B of slots read + 64 B instance written"),
             baseline: nil, reference: nil
           ) {
-            let fixed = try! ParticleSystem(effect: effect, configuration: .init(threads: 1))
+            let fixed = benchmarkSystem(effect, .init(threads: 1), suite: "particles")
             fixed.seek(to: 10)
             let state = FrameState()
             return [
@@ -104,7 +104,7 @@ extension BenchmarkRunner {
             byteModel: ByteModel(bytesPerItem: 128, "one 128 B slab row written per birth"),
             baseline: "naive", reference: nil
           ) {
-            let system = try! ParticleSystem(effect: effect, configuration: .init(budget: 1 << 40))
+            let system = benchmarkSystem(effect, .init(budget: 1 << 40), suite: "particles")
             system.seek(to: 0)
             system.advance(to: interval)
             precondition(system.liveCount == births, "births benchmark: expected \(births) births")
@@ -124,6 +124,19 @@ extension BenchmarkRunner {
       }
       return groups
     }
+  }
+}
+
+/// A particle system for a suite's effect. The effects are the harness's own,
+/// so an error is a harness bug: stop, naming the suite and the cause (CI logs
+/// show it; `try!` would not say which suite).
+func benchmarkSystem(
+  _ effect: Effect, _ configuration: ParticleSystemConfiguration = .init(), suite: String
+) -> ParticleSystem {
+  do {
+    return try ParticleSystem(effect: effect, configuration: configuration)
+  } catch {
+    fatalError("\(suite) suite: \(error)")
   }
 }
 

@@ -17,8 +17,13 @@ extension BenchmarkRunner {
         BenchmarkGroup(
           name: "\(scene.name) frame 195x422", items: 1, byteModel: frameBytes, baseline: "serial", reference: nil
         ) {
-          let effect = try! Effect.preset(named: scene.name)
-          let system = try! ParticleSystem(effect: effect)
+          let effect: Effect
+          do {
+            effect = try Effect.preset(named: scene.name)
+          } catch {
+            fatalError("render suite: \(error)")
+          }
+          let system = benchmarkSystem(effect, suite: "render")
           system.seek(to: scene.time)
           var frame = ParticleFrame()
           system.render(into: &frame)
@@ -27,7 +32,12 @@ extension BenchmarkRunner {
           let particles = frame
           func draw(_ options: RasterOptions) {
             box.image.clear(to: .black)
-            try! Renderer(pixelsPerPoint: scale, options: options).render(particles, into: &box.image, sprites: sprites)
+            do {
+              try Renderer(pixelsPerPoint: scale, options: options).render(
+                particles, into: &box.image, sprites: sprites)
+            } catch {
+              fatalError("render suite: \(error)")
+            }
             blackHole(box.image[0, 0])
           }
           draw(.serial)  // resolves and caches the sprites

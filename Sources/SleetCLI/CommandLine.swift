@@ -80,15 +80,25 @@ public enum SleetCommandLine {
       .filter { arguments.starts(with: $0.path) }
       .max { $0.path.count < $1.path.count }
     guard let command = match else {
-      if arguments.isEmpty || arguments == ["--help"] || arguments == ["-h"] || arguments == ["help"] {
+      // Help asked for goes to stdout (exit 0); the overview shown because no
+      // command was given is a usage error, so it goes to stderr (exit 2).
+      if arguments.isEmpty {
+        output.printError(overview())
+        return 2
+      }
+      if arguments == ["--help"] || arguments == ["-h"] || arguments == ["help"] {
         output.print(overview())
-        return arguments.isEmpty ? 2 : 0
+        return 0
       }
       // A group word (`sleet particles`) with --help or nothing after it.
       let group = commands.filter { arguments.first == $0.path.first }
-      if !group.isEmpty, arguments.count == 1 || arguments.dropFirst().allSatisfy({ $0 == "--help" || $0 == "-h" }) {
+      if !group.isEmpty, arguments.count == 1 {
+        output.printError(overview(of: group))
+        return 2
+      }
+      if !group.isEmpty, arguments.dropFirst().allSatisfy({ $0 == "--help" || $0 == "-h" }) {
         output.print(overview(of: group))
-        return arguments.count == 1 ? 2 : 0
+        return 0
       }
       output.printError("sleet: unknown command '\(arguments.joined(separator: " "))'; see 'sleet --help'")
       return 2

@@ -23,6 +23,20 @@ struct CommandLineTests {
     #expect(r.out.contains("info"))
   }
 
+  @Test func overviewWithoutACommandIsAUsageErrorOnStderr() {
+    let bare = runSleet([])
+    #expect(bare.status == 2 && bare.out.isEmpty)
+    #expect(bare.err.contains("commands:") && bare.err.contains("particles dump"))
+    let group = runSleet(["particles"])
+    #expect(group.status == 2 && group.out.isEmpty)
+    #expect(
+      group.err.contains("particles dump") && group.err.contains("particles stats") && !group.err.contains("info"))
+    for help in [["--help"], ["-h"], ["help"], ["particles", "--help"]] {
+      let r = runSleet(help)
+      #expect(r.status == 0 && r.err.isEmpty && r.out.contains("particles dump"), "\(help)")
+    }
+  }
+
   @Test func unknownCommandIsAUsageError() {
     let r = runSleet(["frobnicate"])
     #expect(r.status == 2)

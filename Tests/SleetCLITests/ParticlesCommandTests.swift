@@ -1,3 +1,4 @@
+import Foundation
 import SleetKit
 import Testing
 
@@ -52,6 +53,33 @@ struct ParticlesCommandTests {
     #expect(try ParticlesDumpCommand.dump(ParticlesOptions(effect: Self.effect()), time: 0, json: true) == "[]")
   }
 
+  @Test func cellNamesAreEscapedInJSONAndQuotedInCSV() throws {
+    var cell = EmitterCell(name: "a\"b,c")
+    cell.birthRate = 10
+    cell.lifetime = 5
+    var child = EmitterCell(name: "x\\y")
+    child.birthRate = 4
+    child.lifetime = 1
+    cell.emitterCells = [child]
+    let options = ParticlesOptions(effect: try Effect(emitter: Emitter(emitterCells: [cell])))
+    let json = try ParticlesDumpCommand.dump(options, time: 1, json: true)
+    let array = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]])
+    let cells = Set(array.compactMap { $0["cell"] as? String })
+    #expect(cells == ["a\"b,c", "a\"b,c.x\\y"])
+    let rows = try ParticlesDumpCommand.dump(options, time: 1, json: false).split(separator: "\n").dropFirst()
+    #expect(rows.count == array.count)
+    for row in rows {
+      // RFC 4180: the quoted field, then the 13 numeric columns.
+      let id = row.prefix { $0 != "," }
+      let rest = row.dropFirst(id.count + 1)
+      #expect(rest.hasPrefix("\"a\"\"b,c\",") || rest.hasPrefix("\"a\"\"b,c.x\\y\","), "\(row)")
+      let numbers = rest.split(separator: "\",").last!.dropFirst().split(separator: ",")
+      #expect(numbers.count == 13 && numbers.allSatisfy { Double($0) != nil })
+    }
+    #expect(ParticlesDumpCommand.csvField("plain.name") == "plain.name")
+    #expect(ParticlesDumpCommand.csvField("two\nlines") == "\"two\nlines\"")
+  }
+
   @Test func statsCountsPerCell() throws {
     let table = try ParticlesStatsCommand.table(ParticlesOptions(effect: Self.effect()), duration: 1, interval: 0.5)
     let lines = table.split(separator: "\n").map(String.init)
@@ -76,6 +104,15 @@ struct ParticlesCommandTests {
     #expect(badSeed.status == 2 && badSeed.err.contains("--"))
     #expect(runSleet(["particles", "dump", "--help"]).out.contains("id,cell,birth"))
   }
+
+  @Test func tooManyStepsAreAUsageErrorNamingStep() {
+    let dump = runSleet(["particles", "dump", "--effect", "snow", "--time", "1e9", "--step", "1e-6"])
+    #expect(dump.status == 2 && dump.err.contains("--step") && dump.out.isEmpty)
+    let negative = runSleet(["particles", "dump", "--effect", "snow", "--time", "-2", "--step", "1e-6"])
+    #expect(negative.status == 2 && negative.err.contains("--step"))
+    let stats = runSleet(["particles", "stats", "--effect", "snow", "--duration", "10", "--step", "1e-6"])
+    #expect(stats.status == 2 && stats.err.contains("--step"))
+  }
 }
 
 @Suite("sleet particles with presets")
@@ -93,7 +130,9 @@ struct ParticlesPresetCommandTests {
     let unknown = runSleet(["particles", "dump", "--effect", "snwo", "--time", "1"])
     #expect(unknown.status == 2 && unknown.err.contains("--effect snwo"))
     let refused = runSleet(["particles", "dump", "--effect", "rain", "--time", "2", "--budget", "10"])
-    #expect(refused.status == 1 && refused.err.contains("over the budget of 10"))
+    #expect(refused.status == 2 && refused.err.contains("--effect: ") && refused.err.contains("over the budget of 10"))
+    let refusedStats = runSleet(["particles", "stats", "--effect", "rain", "--budget", "10"])
+    #expect(refusedStats.status == 2 && refusedStats.err.contains("over the budget of 10"))
     let capped = runSleet(["particles", "dump", "--effect", "rain", "--time", "2", "--budget", "10", "--cap"])
     #expect(capped.status == 0 && capped.out.split(separator: "\n").count == 11)
     let stats = runSleet(["particles", "stats", "--effect", "snow", "--duration", "2", "--interval", "1"])

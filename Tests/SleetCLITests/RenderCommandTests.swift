@@ -36,6 +36,16 @@ func removeTree(_ path: String) {
 }
 
 /// The whole file, or nil.
+/// CRC-32 as PNG chunks use it (ISO 3309, reflected polynomial 0xEDB88320).
+func crc32(_ bytes: ArraySlice<UInt8>) -> UInt32 {
+  var crc: UInt32 = 0xFFFF_FFFF
+  for b in bytes {
+    crc ^= UInt32(b)
+    for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+  }
+  return ~crc
+}
+
 func fileBytes(_ path: String) -> [UInt8]? {
   guard let f = fopen(path, "rb") else { return nil }
   defer { fclose(f) }
@@ -158,6 +168,14 @@ struct RenderCommandTests {
       (["render", "snow", "--out", "/tmp/x.png", "--scale", "-1"], "--scale"),
       (["render", "snow", "--out", "/tmp/x.png", "--fps", "0"], "--fps"),
       (["render", "snow", "--out", "/tmp/x.png", "--duration", "-2"], "--duration"),
+      (
+        ["render", "snow", "--out", "/tmp/x.apng", "--duration", "3600", "--fps", "3"],
+        "--duration × --fps: 10800 frames, at most 10000 in an .apng"
+      ),
+      (
+        ["render", "snow", "--out", "/tmp/sleet-no-such-frames/", "--duration", "3600", "--fps", "30"],
+        "--duration × --fps: 108000 frames, at most 100000"
+      ),
       (["render", "snow", "--out", "/tmp/x.png", "--background", "#12"], "--background"),
       (["render", "snow", "--out", "/tmp/x.png", "--background", "1,2,3"], "--background"),
       (["render", "snow", "--out", "/tmp/x.png", "--seed", "-1"], "--seed"),
@@ -170,6 +188,25 @@ struct RenderCommandTests {
       #expect(r.status == 2, "\(arguments)")
       #expect(r.err.contains(message), "\(arguments): \(r.err)")
     }
+  }
+
+  @Test func sizeIsParsedAndWordedTheSameByRenderAndShatter() throws {
+    #expect(try SizeOption.parse("390x844", maximum: 1000) == (390, 844))
+    #expect(try SizeOption.parse("2.5×4", maximum: 1000) == (2.5, 4))
+    #expect(try SizeOption.parse("1000X1", maximum: 1000) == (1000, 1))
+    for bad in ["0x4", "4", "4x4x4", "nanx4", "infx4", "1001x1", "4x", "-1x4"] {
+      #expect(
+        throws: CommandError.usage(
+          "--size: expected WxH in points, each side a finite number in (0, 1000] (for example 390x844), got '\(bad)'"
+        )
+      ) { try SizeOption.parse(bad, maximum: 1000) }
+    }
+    let message =
+      "--size: expected WxH in points, each side a finite number in (0, 100000] (for example 390x844), got '0x9'"
+    let render = runSleet(["render", "snow", "--size", "0x9", "--out", "/tmp/x.png"])
+    let shatter = runSleet(["shatter", "plan", "--size", "0x9"])
+    #expect(render.status == 2 && render.err.contains(message))
+    #expect(shatter.status == 2 && shatter.err.contains(message))
   }
 
   @Test func progressGoesToStderrOnlyOnATerminal() throws {
@@ -197,6 +234,22 @@ struct RenderCommandTests {
     let r = runSleet(["render", "snow", "--size", "10x10", "--out", "/nonexistent-sleet/x.png"])
     #expect(r.status == 1)
     #expect(r.err.contains("/nonexistent-sleet/x.png"))
+  }
+
+  @Test func anEffectOverTheParticleBudgetIsAUsageError() throws {
+    let folder = makeTemporaryFolder()
+    defer { removeTree(folder) }
+    var cell = EmitterCell(name: "flood")
+    cell.birthRate = 10_000_000
+    cell.lifetime = 1
+    let json = try Effect(emitter: Emitter(emitterCells: [cell])).jsonString()
+    let f = fopen(folder + "/flood.json", "w")
+    fputs(json, f)
+    fclose(f)
+    let r = runSleet(["render", folder + "/flood.json", "--size", "10x10", "--out", folder + "/x.png"])
+    #expect(r.status == 2)
+    #expect(r.err.contains("over the budget of 4000000"), "\(r.err)")
+    #expect(folderEntries(folder) == ["flood.json"])
   }
 
   @Test func everyRenderCommandHasHelp() {
@@ -285,6 +338,10 @@ struct RenderCommandTests {
       (base + ["--from", folder + "/a.png", "--to", folder + "/wide.png"], "--from and --to must have the same size"),
       (base + ["--from", folder + "/a.png", "--to", folder + "/b.png", "--style", "melt"], "--style"),
       (base + ["--from", folder + "/a.png", "--to", folder + "/b.png", "--direction", "up"], "--direction"),
+      (
+        base + ["--from", folder + "/a.png", "--to", folder + "/b.png", "--hold", "60", "--fps", "240"],
+        "--hold × --fps: "
+      ),
     ]
     for (arguments, message) in cases {
       let r = runSleet(arguments)
@@ -301,5 +358,18 @@ struct RenderCommandTests {
     let r = runSleet(base + ["--from", text, "--to", folder + "/b.png"])
     #expect(r.status == 2)
     #expect(r.err.contains("--from: invalid image \(text)"))
+    // A header claiming 20000×20000 px: refused (exit 2) before decoding.
+    var huge = try #require(fileBytes(folder + "/a.png"))
+    for (offset, value) in [(16, UInt32(20000)), (20, 20000)] {
+      for i in 0..<4 { huge[offset + i] = UInt8(truncatingIfNeeded: value >> (24 - 8 * UInt32(i))) }
+    }
+    let crc = crc32(huge[12..<29])
+    for i in 0..<4 { huge[29 + i] = UInt8(truncatingIfNeeded: crc >> (24 - 8 * UInt32(i))) }
+    let out = fopen(folder + "/huge.png", "wb")
+    #expect(fwrite(huge, 1, huge.count, out) == huge.count)
+    fclose(out)
+    let tooBig = runSleet(base + ["--from", folder + "/huge.png", "--to", folder + "/b.png"])
+    #expect(tooBig.status == 2)
+    #expect(tooBig.err.contains("--from: invalid image \(folder)/huge.png: 20000×20000 px exceeds 16384 px a side"))
   }
 }

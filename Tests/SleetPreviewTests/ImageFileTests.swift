@@ -1,3 +1,4 @@
+import CPNG
 import Glibc
 import SleetMath
 import Testing
@@ -164,5 +165,32 @@ struct ImageFileTests {
       }
       #expect(path == folder + "/bad.png" && !reason.isEmpty)
     }
+  }
+
+  /// A valid 1×1 PNG whose IHDR claims `width`×`height` (CRC recomputed with zlib's crc32).
+  static func pngClaiming(width: UInt32, height: UInt32) -> [UInt8] {
+    var bytes = PNGFile.encode(RGBAImage(straightRGBA8: [1, 2, 3, 4], width: 1, height: 1))
+    // Signature (8), length (4), "IHDR" at 12..<16, width 16..<20, height 20..<24, CRC 29..<33.
+    #expect(Array(bytes[12..<16]) == Array("IHDR".utf8))
+    for (offset, value) in [(16, width), (20, height)] {
+      for i in 0..<4 { bytes[offset + i] = UInt8(truncatingIfNeeded: value >> (24 - 8 * UInt32(i))) }
+    }
+    let crc = bytes[12..<29].withContiguousStorageIfAvailable { crc32(0, $0.baseAddress, 17) }!
+    for i in 0..<4 { bytes[29 + i] = UInt8(truncatingIfNeeded: crc >> (24 - 8 * UInt(i))) }
+    return bytes
+  }
+
+  @Test func oversizedHeadersAreRefusedBeforeAllocating() throws {
+    for (width, height) in [(UInt32(16385), UInt32(1)), (1, 16385), (1_000_000, 1_000_000)] {
+      #expect(
+        throws: ImageFileError.invalidImage(
+          path: "huge.png", reason: "\(width)×\(height) px exceeds 16384 px a side")
+      ) {
+        try PNGFile.decode(Self.pngClaiming(width: width, height: height), path: "huge.png")
+      }
+    }
+    // The patching itself keeps the file valid: an honest header decodes.
+    let honest = try PNGFile.decode(Self.pngClaiming(width: 1, height: 1))
+    #expect(honest.width == 1 && honest.straightRGBA8() == [1, 2, 3, 4])
   }
 }

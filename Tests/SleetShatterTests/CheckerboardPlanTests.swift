@@ -97,6 +97,16 @@ struct CheckerboardPlanTests {
     #expect(throws: ShatterPlanError.tooManyTiles(count: 10_000 * 10_000, limit: 1 << 22)) {
       try CheckerboardPlan.validate(width: 10_000, height: 10_000, divisor: 10_000)
     }
-    #expect((try? CheckerboardPlan.validate(width: 1000, height: 1000, divisor: 1000)) != nil)
+    #expect(throws: Never.self) { try CheckerboardPlan.validate(width: 1000, height: 1000, divisor: 1000) }
+    #expect(throws: Never.self) { try CheckerboardPlan.validate(width: 10, height: 10, spacing: 0) }
+    #expect(throws: ShatterPlanError.invalidTiming(field: "spacing", value: -1)) {
+      try CheckerboardPlan.validate(width: 10, height: 10, spacing: -1)
+    }
+    #expect(
+      ShatterPlanError.invalidTiming(field: "spacing", value: -1).description
+        == "spacing must be finite and ≥ 0, got -1.0")
+    #expect(
+      ShatterPlanError.invalidTiming(field: "duration", value: 0).description
+        == "duration must be finite and positive, got 0.0")
   }
 }

@@ -1,4 +1,5 @@
 import SleetKit
+import SleetParticles
 
 /// Options shared by `sleet particles dump` and `sleet particles stats`.
 struct ParticlesOptions {
@@ -39,7 +40,8 @@ struct ParticlesOptions {
         configuration: .init(
           budget: budget, overflowPolicy: capsOldestFirst ? .capOldestFirst : .reject, threads: threads))
     } catch {
-      throw .failure(error.description)
+      // Over budget or too many cells: the definition is bad input (exit 2).
+      throw .usage("--effect: \(error.description)")
     }
   }
 
@@ -79,11 +81,13 @@ struct ParticlesDumpCommand: SleetCommand {
     usage: sleet particles dump --effect NAME|FILE.json --time T [--seed N] [--step DT]
                                 [--threads N] [--budget N [--cap]] [--format csv|json]
 
-    Simulates the effect to emitter-local time T (seconds) and prints every live
+    Simulates the effect to time T (seconds) on the layer's parent timeline
+    (emitter-local t = (T − beginTime)·speed + timeOffset) and prints every live
     particle sorted by id, one per line (csv, with a header) or as a JSON array:
       id,cell,birth,x,y,z,vx,vy,vz,scale,rotation,r,g,b,a
     id is the particle's stable 64-bit id, cell its cell's key path (e.g.
-    rocket.spark), birth its birth time. Colours are clamped to [0, 1].
+    rocket.spark; quoted as RFC 4180 requires), birth its birth time in local
+    time. Colours are clamped to [0, 1].
 
     options:
       --effect NAME|FILE.json   a built-in preset or an effect file
@@ -93,7 +97,7 @@ struct ParticlesDumpCommand: SleetCommand {
                                 seeking (the output is identical)
       --threads N               evaluation threads (default 1; output identical)
       --budget N                live-particle budget (default 4000000); an effect
-                                whose computed peak exceeds it is refused (exit 1)
+                                whose computed peak exceeds it is refused (exit 2)
       --cap                     instead of refusing, keep the newest N particles
       --format csv|json         default csv
     """
@@ -101,6 +105,10 @@ struct ParticlesDumpCommand: SleetCommand {
   static func run(_ arguments: inout Arguments, output: CommandOutput) throws(CommandError) {
     let options = try ParticlesOptions.parse(&arguments)
     guard let time = try arguments.double("time") else { throw .usage("missing --time T") }
+    // Stepping is linear in T / DT; cap it like `stats` caps its rows.
+    if let step = options.step, abs(time) / step > 1_000_000 {
+      throw .usage("--step: too small for --time (at most 10⁶ steps)")
+    }
     let format = try arguments.option("format") ?? "csv"
     guard format == "csv" || format == "json" else {
       throw .usage("--format: expected csv or json, got '\(format)'")
@@ -132,15 +140,25 @@ struct ParticlesDumpCommand: SleetCommand {
       let names = columns.split(separator: ",").dropFirst(2)
       let rows = particles.map { p in
         let numbers = zip(names, fields(p)).map { "\"\($0)\": \($1)" }.joined(separator: ", ")
-        return "  {\"id\": \(p.id), \"cell\": \"\(p.cellPath)\", \(numbers)}"
+        return "  {\"id\": \(p.id), \"cell\": \(JSONText.quoted(p.cellPath)), \(numbers)}"
       }
       return rows.isEmpty ? "[]" : "[\n" + rows.joined(separator: ",\n") + "\n]"
     }
     var lines = [columns]
     for p in particles {
-      lines.append(([String(p.id), p.cellPath] + fields(p)).joined(separator: ","))
+      lines.append(([String(p.id), csvField(p.cellPath)] + fields(p)).joined(separator: ","))
     }
     return lines.joined(separator: "\n")
+  }
+
+  /// A CSV field as RFC 4180 writes it: in double quotes, with inner quotes
+  /// doubled, when it contains a comma, a quote or a line break (cell names
+  /// may contain any of them); otherwise as is.
+  static func csvField(_ text: String) -> String {
+    guard text.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline }) else { return text }
+    var quoted = "\""
+    for c in text { quoted += c == "\"" ? "\"\"" : String(c) }
+    return quoted + "\""
   }
 }
 
@@ -173,6 +191,9 @@ struct ParticlesStatsCommand: SleetCommand {
     guard duration >= 0 else { throw .usage("--duration: expected a non-negative number, got \(duration)") }
     guard interval > 0 else { throw .usage("--interval: expected a positive number, got \(interval)") }
     guard duration / interval <= 1_000_000 else { throw .usage("--interval: too small for --duration") }
+    if let step = options.step, duration / step > 1_000_000 {
+      throw .usage("--step: too small for --duration (at most 10⁶ steps)")
+    }
     try arguments.finish()
     output.print(try table(options, duration: duration, interval: interval))
   }

@@ -31,7 +31,8 @@ struct RenderCommand: SleetCommand {
     options:
       --out PATH           where to write (required)
       --seed N             emitter seed, 0…4294967295 (default: the effect's)
-      --duration S         animation length in seconds (default 3)
+      --duration S         animation length in seconds (default 3); at most
+                           10000 frames in an .apng, 100000 in a folder
       --fps F              frames per second, 1…240 (default 30)
       --start T            time of the first frame in seconds (default 0);
                            a later start pre-rolls the effect (seeking is
@@ -67,7 +68,7 @@ struct RenderCommand: SleetCommand {
     case .still: times = [time]
     case .animation, .folder:
       let count = Swift.max(1, Int((duration * Double(fps)).rounded()))
-      guard count <= 100_000 else { throw .usage("--duration × --fps: \(count) frames, at most 100000") }
+      try RenderOutput.checkFrameCount(count, for: target, flags: "--duration × --fps")
       times = (0..<count).map { start + Double($0) / Double(fps) }
     }
     let clock = Stopwatch()
@@ -95,6 +96,8 @@ struct Canvas: Sendable {
   var pixelsPerPoint: Double
   /// The largest image side accepted, in pixels.
   static let maximumPixels = 8192
+  /// The largest layer side accepted by `--size`, in points.
+  static let maximumSide = 100_000.0
 
   var pixelWidth: Int { Swift.max(1, Int((width * pixelsPerPoint).rounded(.up))) }
   var pixelHeight: Int { Swift.max(1, Int((height * pixelsPerPoint).rounded(.up))) }
@@ -148,16 +151,7 @@ enum RenderOptions {
   /// (0, 100000] points) and `--scale` (default 1), checked so the image is
   /// at most ``Canvas/maximumPixels`` a side.
   static func canvas(_ arguments: inout Arguments, defaultScale: Double = 1) throws(CommandError) -> Canvas {
-    var width = 390.0, height = 844.0
-    if let raw = try arguments.option("size") {
-      let parts = raw.split(omittingEmptySubsequences: false) { $0 == "x" || $0 == "X" || $0 == "×" }
-      guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]),
-        w.isFinite, h.isFinite, w > 0, h > 0, w <= 100_000, h <= 100_000
-      else {
-        throw .usage("--size: expected WxH in points, each side in (0, 100000] (for example 390x844), got '\(raw)'")
-      }
-      (width, height) = (w, h)
-    }
+    let (width, height) = try SizeOption.parse(&arguments, maximum: Canvas.maximumSide) ?? (390, 844)
     let canvas = Canvas(width: width, height: height, pixelsPerPoint: try scale(&arguments, default: defaultScale))
     guard canvas.pixelWidth <= Canvas.maximumPixels && canvas.pixelHeight <= Canvas.maximumPixels else {
       throw .usage(
@@ -219,8 +213,34 @@ enum RenderOptions {
 /// Renders batches of frames and writes them where a ``RenderTarget`` says.
 enum RenderOutput {
   /// Frames rendered (and compressed) per batch: enough to keep every core
-  /// busy, few enough that a long animation never holds all its frames.
+  /// busy, few enough that a long animation never holds all its raw frames.
+  /// (An `.apng` still keeps every compressed frame until it is written: see
+  /// ``maximumAnimationFrames``.)
   static let batchSize = 32
+
+  /// The most frames in one `.apng`. `APNGEncoder` holds every compressed
+  /// frame until the file is written; 10 000 frames of a busy 390×844 effect
+  /// (≈ 100–200 kB each) is already 1–2 GB.
+  static let maximumAnimationFrames = 10_000
+  /// The most frames written to a folder (they go to disk batch by batch).
+  static let maximumFolderFrames = 100_000
+
+  /// Refuses more frames than `target` can take, as a usage error naming
+  /// `flags` (the options that set the count).
+  static func checkFrameCount(_ count: Int, for target: RenderTarget, flags: String) throws(CommandError) {
+    switch target {
+    case .still: return
+    case .animation:
+      guard count <= maximumAnimationFrames else {
+        throw .usage(
+          "\(flags): \(count) frames, at most \(maximumAnimationFrames) in an .apng (write a folder for more)")
+      }
+    case .folder:
+      guard count <= maximumFolderFrames else {
+        throw .usage("\(flags): \(count) frames, at most \(maximumFolderFrames)")
+      }
+    }
+  }
 
   /// Renders `times` through `render` (called with consecutive batches, in
   /// order) and writes a still (the first time), an animation with delays of
@@ -368,8 +388,8 @@ struct ParticleScene: Sendable {
   /// The frames at `times` (any order), rendered in parallel: each worker runs
   /// its own simulation over a contiguous run of times, seeking to the first
   /// and advancing through the rest (which gives the same particles as seeking).
-  /// - Throws: `.failure` when the effect exceeds the particle budget or a
-  ///   sprite cannot be loaded.
+  /// - Throws: `.usage` when the effect exceeds the particle budget, `.failure`
+  ///   when a sprite cannot be loaded.
   func render(times: [Double]) throws(CommandError) -> [RGBAImage] {
     let results = ParallelSlots<RGBAImage>(count: times.count)
     let failure = Mutex<CommandError?>(nil)
@@ -379,7 +399,8 @@ struct ParticleScene: Sendable {
       do throws(ParticleSystemError) {
         system = try ParticleSystem(effect: effect)
       } catch {
-        failure.withLock { $0 = .failure(error.description) }
+        // Over budget or too many cells: the definition is bad input (exit 2).
+        failure.withLock { $0 = .usage(error.description) }
         return
       }
       let renderer = Renderer(pixelsPerPoint: Float(canvas.pixelsPerPoint), options: options)

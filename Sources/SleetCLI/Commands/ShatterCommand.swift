@@ -145,18 +145,10 @@ enum ShatterCommandOptions {
   /// `--size WxH` (required): two finite numbers in (0, maximumSide], `x` or `×`
   /// between them.
   static func size(_ arguments: inout Arguments) throws(CommandError) -> (width: Double, height: Double) {
-    guard let raw = try arguments.option("size") else { throw .usage("--size WxH is required") }
-    let parts = raw.split(omittingEmptySubsequences: false) { $0 == "x" || $0 == "X" || $0 == "×" }
-    guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]) else {
-      throw .usage("--size: expected WxH (for example 390x844), got '\(raw)'")
+    guard let size = try SizeOption.parse(&arguments, maximum: CheckerboardPlan.maximumSide) else {
+      throw .usage("--size WxH is required")
     }
-    for value in [w, h] {
-      guard value.isFinite, value > 0, value <= CheckerboardPlan.maximumSide else {
-        throw .usage(
-          "--size: each side must be a finite number in (0, \(maximumSideText)] points, got '\(raw)'")
-      }
-    }
-    return (w, h)
+    return size
   }
 
   /// `--direction push|pop` (default push).

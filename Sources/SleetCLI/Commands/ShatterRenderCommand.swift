@@ -69,6 +69,7 @@ struct ShatterRenderCommand: SleetCommand {
       times = [time ?? scene.transition.endTime / 2]
     } else {
       times = scene.times(fps: fps, hold: hold)
+      try RenderOutput.checkFrameCount(times.count, for: target, flags: "--hold × --fps")
     }
     try RenderOutput.write(target, times: times, fps: fps, output: output, label: "shatter render") {
       (batch: [Double]) throws(CommandError) in scene.render(times: batch)

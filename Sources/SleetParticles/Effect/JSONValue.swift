@@ -256,8 +256,9 @@ struct JSONParser {
 }
 
 /// Writes JSON text: strings escaped as RFC 8259 requires, nothing else.
-enum JSONText {
-  static func quoted(_ s: String) -> String {
+/// `package` so the `sleet` tool quotes strings the same way.
+package enum JSONText {
+  package static func quoted(_ s: String) -> String {
     var out = "\""
     for u in s.unicodeScalars {
       switch u {

@@ -8,8 +8,14 @@ import CPNG
 /// Reading accepts any PNG libpng reads (palette, grey, 16-bit, with or without
 /// alpha) and converts it to 8-bit RGBA first.
 public enum PNGFile {
+  /// The largest width or height ``decode(_:path:)`` accepts: 16384 px, so a
+  /// decoded image is at most 1 GiB of RGBA (libpng itself allows 10⁶ px a side).
+  public static let maximumSide = 16384
+
   /// Decodes PNG bytes. `path` only names the source in errors.
-  /// - Throws: ``ImageFileError/invalidImage(path:reason:)`` with libpng's message.
+  /// - Throws: ``ImageFileError/invalidImage(path:reason:)`` with libpng's message,
+  ///   or when a side exceeds ``maximumSide`` (checked from the header, before
+  ///   any pixel memory is allocated).
   /// - Complexity: O(pixels).
   public static func decode(_ bytes: [UInt8], path: String = "<memory>") throws(ImageFileError) -> RGBAImage {
     // libpng keeps reading from `bytes` between begin and finish, so both
@@ -20,8 +26,14 @@ public enum PNGFile {
       guard png_image_begin_read_from_memory(&image, input.baseAddress, input.count) != 0 else {
         return .failure(.invalidImage(path: path, reason: _message(&image)))
       }
-      image.format = _formatRGBA
       let width = Int(image.width), height = Int(image.height)
+      // The header is untrusted: refuse before allocating 4·width·height bytes.
+      guard width <= maximumSide, height <= maximumSide else {
+        png_image_free(&image)
+        return .failure(
+          .invalidImage(path: path, reason: "\(width)×\(height) px exceeds \(maximumSide) px a side"))
+      }
+      image.format = _formatRGBA
       var rgba = [UInt8](repeating: 0, count: 4 * width * height)
       let finished = rgba.withUnsafeMutableBytes { out in
         png_image_finish_read(&image, nil, out.baseAddress, Int32(4 * width), nil)

@@ -299,7 +299,9 @@ public enum ShatterPlanError: Error, Hashable, Sendable, CustomStringConvertible
       "\(field) must be a finite number in (0, \(Int(CheckerboardPlan.maximumSide))] points, got \(value)"
     case .invalidDivisor(let d, let reason): "divisor \(d) \(reason)"
     case .tooManyTiles(let count, let limit): "\(count) tiles exceed the limit of \(limit)"
-    case .invalidTiming(let field, let value): "\(field) must be finite and positive, got \(value)"
+    case .invalidTiming(let field, let value):
+      // A zero spacing (every tile at once) is valid; a zero duration is not.
+      "\(field) must be finite and \(field == "spacing" ? "≥ 0" : "positive"), got \(value)"
     }
   }
 }
