@@ -13,7 +13,7 @@ struct ParticlesOptions {
     guard let name = try arguments.option("effect") else { throw .usage("missing --effect NAME|FILE.json") }
     var effect = try loadEffect(name)
     if let seed = try arguments.option("seed", as: "an integer in 0…4294967295", { UInt32($0) }) {
-      effect.emitter.seed = seed
+      effect.seed = seed
     }
     var options = ParticlesOptions(effect: effect)
     if let threads = try arguments.int("threads") {

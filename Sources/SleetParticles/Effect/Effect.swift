@@ -37,10 +37,21 @@ public struct PropertyChange: Hashable, Sendable {
 
 /// A complete effect: an emitter definition plus its history of timed key-path
 /// changes. The particles at time t are a pure function of an `Effect`, the
-/// seed (in `emitter.seed`) and t.
+/// seed (``seed``, i.e. `emitter.seed`) and t.
 public struct Effect: Hashable, Sendable {
   /// The emitter as it is at local time 0 (before any change).
-  public var emitter: Emitter
+  ///
+  /// Read-only outside the module: every change in ``changes`` was validated
+  /// against it in ``init(emitter:changes:parameters:summary:)``, and editing
+  /// it (removing a cell, say) could make a change name nothing. Build a new
+  /// `Effect` to change the definition; ``seed`` can be set directly.
+  public internal(set) var emitter: Emitter
+  /// The emitter's random seed (`emitter.seed`). Settable, because a seed
+  /// cannot make a validated change invalid.
+  public var seed: UInt32 {
+    get { emitter.seed }
+    set { emitter.seed = newValue }
+  }
   /// The changes, sorted by time; changes at equal times apply in order.
   public internal(set) var changes: [PropertyChange]
   /// Named numeric parameters (a preset's `width`, …) and the properties
@@ -82,8 +93,14 @@ public struct Effect: Hashable, Sendable {
   public func emitter(at t: Double) -> Emitter {
     var e = emitter
     for change in changes where change.time <= t {
-      // Safe: every change was validated against this emitter in `init`.
-      try! e.setValue(change.value, forKeyPath: change.keyPath)
+      // Every change was validated against this emitter in `init`, and the
+      // emitter cannot be edited from outside the module; a failure here is
+      // a bug in SleetParticles.
+      do throws(KeyPathError) {
+        try e.setValue(change.value, forKeyPath: change.keyPath)
+      } catch {
+        preconditionFailure("Effect.emitter(at:): change '\(change.keyPath)' no longer applies: \(error)")
+      }
     }
     return e
   }
