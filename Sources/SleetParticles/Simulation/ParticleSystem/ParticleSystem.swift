@@ -61,8 +61,7 @@ public final class ParticleSystem {
     precondition(configuration.budget > 0, "the particle budget must be positive")
     precondition(configuration.threads > 0, "threads must be at least 1")
     precondition(configuration.chunkSize > 0, "chunkSize must be positive")
-    func count(_ cells: [EmitterCell]) -> Int { cells.reduce(cells.count) { $0 + count($1.emitterCells) } }
-    let cells = count(effect.emitter.emitterCells)
+    let cells = effect.emitter.emitterCells.reduce(0) { $0 + $1.subtreeCount }
     guard cells <= ParticleSystemError.maximumCells else { throw .tooManyCells(cells) }
     self.effect = effect
     self.configuration = configuration
