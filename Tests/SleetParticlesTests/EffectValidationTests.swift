@@ -32,4 +32,29 @@ struct EffectValidationTests {
     #expect(after.particles().map(\.id) == before.particles().map(\.id))
     #expect(after.particles().map(\.position) != before.particles().map(\.position))
   }
+
+  /// Effects built in code are validated by `ParticleSystem.init` like files.
+  @Test func particleSystemRejectsInvalidDefinitionsNamingThePath() throws {
+    let twins = testEffect([testCell("a"), testCell("a")])
+    #expect(
+      throws: ParticleSystemError.invalidDefinition(
+        KeyPathError(keyPath: "emitterCells.a", reason: "two sibling cells are named 'a'"))
+    ) { try ParticleSystem(effect: twins) }
+    let notANumber = testEffect([testCell("c", lifetime: .nan)])
+    do {
+      _ = try ParticleSystem(effect: notANumber)
+      Issue.record("a NaN lifetime was accepted")
+    } catch {
+      guard case .invalidDefinition(let problem) = error else {
+        Issue.record("unexpected \(error)")
+        return
+      }
+      #expect(problem.keyPath == "emitterCells.c.lifetime")
+      #expect(error.description.hasPrefix("invalid effect definition: emitterCells.c.lifetime: "))
+    }
+    #expect(throws: Never.self) { try ParticleSystem(effect: testEffect([testCell("a"), testCell("b")])) }
+    // Sprite names are left to the renderer's sprite library.
+    let custom = testCell("s") { $0.contents = SpriteReference("square") }
+    #expect(throws: Never.self) { try ParticleSystem(effect: testEffect([custom])) }
+  }
 }

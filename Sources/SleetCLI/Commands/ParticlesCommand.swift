@@ -38,6 +38,9 @@ struct ParticlesOptions {
         effect: effect,
         configuration: .init(
           budget: budget, overflowPolicy: capsOldestFirst ? .capOldestFirst : .reject, threads: threads))
+    } catch ParticleSystemError.invalidDefinition(let problem) {
+      // Bad input (exit 2), naming the key path.
+      throw .usage("--effect: \(problem)")
     } catch {
       throw .failure(error.description)
     }

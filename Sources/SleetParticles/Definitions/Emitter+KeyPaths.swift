@@ -308,6 +308,14 @@ extension Emitter {
   /// - Throws: `KeyPathError` naming the key path of the first bad value.
   /// - Complexity: O(cells × properties).
   public func validate() throws(KeyPathError) {
+    try validate(includingSprites: true)
+  }
+
+  /// `validate()`, optionally without the sprite-name check: code may draw
+  /// `contents` names from its own sprite library (SleetPreview's
+  /// `SpriteLibrary`), and the simulation never reads them.
+  /// - Complexity: O(cells × properties).
+  func validate(includingSprites: Bool) throws(KeyPathError) {
     for d in Emitter.propertyDescriptors where !d.isComponent {
       var probe = self
       do throws(PropertyValueProblem) {
@@ -316,14 +324,14 @@ extension Emitter {
         throw KeyPathError(keyPath: d.name, reason: error.keyPathReason)
       }
     }
-    try EmitterCell.validate(emitterCells, keyPathPrefix: "")
+    try EmitterCell.validate(emitterCells, keyPathPrefix: "", includingSprites: includingSprites)
   }
 }
 
 extension EmitterCell {
   /// Checks this cell's values and its sub-cells (see `Emitter.validate()`).
-  func validate(keyPathPrefix prefix: String) throws(KeyPathError) {
-    for d in EmitterCell.propertyDescriptors where !d.isComponent {
+  func validate(keyPathPrefix prefix: String, includingSprites: Bool = true) throws(KeyPathError) {
+    for d in EmitterCell.propertyDescriptors where !d.isComponent && (includingSprites || d.kind != .sprite) {
       var probe = self
       do throws(PropertyValueProblem) {
         try d.set(&probe, d.get(self))
@@ -331,10 +339,12 @@ extension EmitterCell {
         throw KeyPathError(keyPath: prefix + d.name, reason: error.keyPathReason)
       }
     }
-    try EmitterCell.validate(emitterCells, keyPathPrefix: prefix)
+    try EmitterCell.validate(emitterCells, keyPathPrefix: prefix, includingSprites: includingSprites)
   }
 
-  static func validate(_ cells: [EmitterCell], keyPathPrefix prefix: String) throws(KeyPathError) {
+  static func validate(
+    _ cells: [EmitterCell], keyPathPrefix prefix: String, includingSprites: Bool = true
+  ) throws(KeyPathError) {
     var seen: Set<String> = []
     for (i, cell) in cells.enumerated() {
       let here: String
@@ -350,7 +360,7 @@ extension EmitterCell {
       } else {
         here = prefix + "emitterCells[\(i)]."
       }
-      try cell.validate(keyPathPrefix: here)
+      try cell.validate(keyPathPrefix: here, includingSprites: includingSprites)
     }
   }
 

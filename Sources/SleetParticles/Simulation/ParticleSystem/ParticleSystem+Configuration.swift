@@ -43,6 +43,11 @@ public enum ParticleSystemError: Error, Hashable, Sendable, CustomStringConverti
   /// The effect has more cells (sub-cells included) than particle ids can
   /// number: at most ``ParticleSystemError/maximumCells``.
   case tooManyCells(Int)
+  /// The definition has a bad value or cell name (`Emitter.validate()`,
+  /// sprite names aside):
+  /// NaN or ∞, a negative rate or lifetime, a colour outside [0, 1], sibling
+  /// cells sharing a name, …; the error names the key path.
+  case invalidDefinition(KeyPathError)
 
   /// The most cells (sub-cells included) an effect may have: ids keep the
   /// cell number in their top 8 bits.
@@ -54,6 +59,8 @@ public enum ParticleSystemError: Error, Hashable, Sendable, CustomStringConverti
       "the effect can have up to \(peak) live particles, over the budget of \(budget)"
     case .tooManyCells(let count):
       "the effect has \(count) cells; at most \(ParticleSystemError.maximumCells) are supported"
+    case .invalidDefinition(let problem):
+      "invalid effect definition: \(problem)"
     }
   }
 }
