@@ -97,7 +97,10 @@ struct ParticlesDumpCommand: SleetCommand {
       --threads N               evaluation threads (default 1; output identical)
       --budget N                live-particle budget (default 4000000); an effect
                                 whose computed peak exceeds it is refused (exit 1)
-      --cap                     instead of refusing, keep the newest N particles
+      --cap                     instead of refusing, keep the newest N particles;
+                                once particles are dropped, --step output may
+                                differ from seeking (a dropped parent stops
+                                emitting sub-particles)
       --format csv|json         default csv
     """
 
