@@ -57,4 +57,52 @@ struct EffectValidationTests {
     let custom = testCell("s") { $0.contents = SpriteReference("square") }
     #expect(throws: Never.self) { try ParticleSystem(effect: testEffect([custom])) }
   }
+
+  /// Timing is read at time 0 only, so timed changes of it are errors.
+  @Test(arguments: [
+    "beginTime", "speed", "timeOffset", "emitterCells.c.beginTime", "emitterCells.c.duration",
+    "emitterCells.c.speed", "emitterCells.c.timeOffset",
+  ])
+  func timedChangesOfTimingPropertiesAreRejected(keyPath: String) throws {
+    let emitter = Emitter(emitterCells: [testCell("c")])
+    do {
+      _ = try Effect(emitter: emitter, changes: [PropertyChange(time: 1, keyPath: keyPath, value: 2)])
+      Issue.record("\(keyPath) accepted")
+    } catch {
+      #expect(error.keyPath == keyPath)
+      #expect(error.reason.contains("cannot change over time"), "\(error)")
+    }
+    let json =
+      #"{"format": 1, "emitterCells": [{"name": "c"}], "changes": [{"time": 1, "keyPath": "\#(keyPath)", "value": 2}]}"#
+    let message = try #require(formatError(json))
+    #expect(message.hasPrefix("changes[0].keyPath: '\(keyPath)': "), "\(message)")
+    #expect(message.contains("cannot change over time"))
+    #expect(throws: DecodingError.self) { try JSONDecoder().decode(Effect.self, from: Data(json.utf8)) }
+  }
+
+  @Test func otherTimedChangesStillWork() throws {
+    let effect = try Effect(
+      emitter: Emitter(emitterCells: [testCell("c")]),
+      changes: [
+        PropertyChange(time: 1, keyPath: "emitterCells.c.lifetime", value: 2),
+        PropertyChange(time: 1, keyPath: "birthRate", value: 3),
+      ])
+    #expect(effect.emitter(at: 1).birthRate == 3)
+    #expect(effect.emitter(at: 1).emitterCells[0].lifetime == 2)
+  }
+
+  /// `#i` is how unnamed cells appear in paths; a real name cannot take it.
+  @Test func cellNamesStartingWithHashAreRejected() {
+    let clash = Emitter(emitterCells: [EmitterCell(), testCell("#0")])
+    #expect(throws: KeyPathError.self) { try clash.validate() }
+    do {
+      try clash.validate()
+    } catch {
+      #expect(error.keyPath == "emitterCells[1].name")
+      #expect(error.reason.contains("'#'"))
+    }
+    let message = formatError(##"{"format": 1, "emitterCells": [{"name": "#1"}]}"##)
+    #expect(message?.hasPrefix("emitterCells[0].name: a cell name must not start with '#'") == true, "\(message ?? "")")
+    #expect(throws: Never.self) { try Emitter(emitterCells: [testCell("a#")]).validate() }
+  }
 }

@@ -66,7 +66,10 @@ public struct Effect: Hashable, Sendable {
   public var summary: String?
 
   /// Creates an effect, validating every change's key path and value against
-  /// the emitter (unknown cell names and properties are errors naming the path).
+  /// the emitter (unknown cell names and properties are errors naming the
+  /// path; so are timed changes of timing properties, which the simulation
+  /// reads at time 0 only: layer and cell `beginTime`, `duration`, `speed`,
+  /// `timeOffset`).
   /// Changes are sorted by time (stably), parameters by name.
   /// - Complexity: O(changes × log changes + parameters × log parameters).
   public init(
@@ -85,7 +88,24 @@ public struct Effect: Hashable, Sendable {
     var probe = emitter
     for change in self.changes {
       try probe.setValue(change.value, forKeyPath: change.keyPath)
+      if let problem = Effect.timedChangeProblem(try Emitter.KeyPath(change.keyPath)) {
+        throw KeyPathError(keyPath: change.keyPath, reason: problem)
+      }
     }
+  }
+
+  /// Why `keyPath` cannot be the target of a timed change, or nil. The
+  /// timing properties — the layer's `beginTime`, `speed`, `timeOffset` and
+  /// every cell's `beginTime`, `duration`, `speed`, `timeOffset` — fix the
+  /// time mapping and the emission windows, which the simulation reads from
+  /// the emitter at time 0 only; a change to them would be accepted and
+  /// silently ignored, so it is an error instead.
+  /// - Complexity: O(1).
+  static func timedChangeProblem(_ keyPath: Emitter.KeyPath) -> String? {
+    guard ["beginTime", "duration", "speed", "timeOffset"].contains(keyPath.property) else { return nil }
+    let owner = keyPath.cellNames.isEmpty ? "the layer's" : "a cell's"
+    return "\(owner) \(keyPath.property) is read at time 0 only and cannot change over time;"
+      + " set it on the emitter or cell instead"
   }
 
   /// The emitter with every change whose `time ≤ t` applied.
