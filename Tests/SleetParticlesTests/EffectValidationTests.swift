@@ -105,4 +105,17 @@ struct EffectValidationTests {
     #expect(message?.hasPrefix("emitterCells[0].name: a cell name must not start with '#'") == true, "\(message ?? "")")
     #expect(throws: Never.self) { try Emitter(emitterCells: [testCell("a#")]).validate() }
   }
+
+  /// A missing resource folder is reported, not turned into "no presets".
+  @Test func presetListingErrorsAreReported() throws {
+    #expect(throws: EffectFormatError.self) { try Effect.presetNames(inFolder: nil) }
+    do {
+      _ = try Effect.presetNames(inFolder: URL(fileURLWithPath: "/nonexistent/sleet/Presets"))
+      Issue.record("listing a missing folder succeeded")
+    } catch {
+      #expect(error.path == "")
+      #expect(error.reason.hasPrefix("cannot list built-in presets in '/nonexistent/sleet/Presets'"))
+    }
+    #expect(Effect.presetNames.contains("snow"))
+  }
 }

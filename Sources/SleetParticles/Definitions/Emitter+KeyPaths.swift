@@ -304,7 +304,8 @@ extension Emitter {
   /// Checks every value of the emitter and its cells as an effect file would:
   /// finite numbers, non-negative rates, lifetimes, ranges, sizes and
   /// durations, colour components in [0, 1], known names and sprites, and
-  /// cell names that are non-empty, free of '.' and unique among siblings.
+  /// cell names that are non-empty, free of '.', not starting with '#' and
+  /// unique among siblings.
   /// - Throws: `KeyPathError` naming the key path of the first bad value.
   /// - Complexity: O(cells × properties).
   public func validate() throws(KeyPathError) {
@@ -368,6 +369,9 @@ extension EmitterCell {
   static func nameProblem(_ name: String) -> String? {
     if name.isEmpty { return "a cell name must not be empty" }
     if name.contains(".") { return "a cell name must not contain '.', got '\(name)'" }
+    // Unnamed cells get the path component "#i" (their index); a real name
+    // starting with '#' could collide with one.
+    if name.hasPrefix("#") { return "a cell name must not start with '#' (reserved for unnamed cells), got '\(name)'" }
     return nil
   }
 
