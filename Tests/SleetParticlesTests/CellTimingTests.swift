@@ -65,7 +65,7 @@ struct CellTimingTests {
   @Test func peakBoundUsesTheScaledRate() throws {
     let cell = testCell("c", birthRate: 10, lifetime: 2) { $0.speed = 3 }
     let system = try ParticleSystem(effect: testEffect([cell]))
-    #expect(system.peakLiveParticles == 60)
+    #expect(system.peakLiveParticles == 61)  // ⌊R·L⌋ + 1 with R = 30 (speed 3), L = 2
     system.seek(to: 10)
     #expect(system.liveCount <= 60 && system.liveCount >= 59)
   }

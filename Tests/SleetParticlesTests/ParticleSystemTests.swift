@@ -270,7 +270,7 @@ struct ParticleSystemTests {
 
   @Test func budgetRejectsWithThePeakOrCapsOldestFirst() throws {
     let effect = testEffect([testCell("c", birthRate: 1000, lifetime: 2)])
-    #expect(throws: ParticleSystemError.budgetExceeded(peak: 2000, budget: 500)) {
+    #expect(throws: ParticleSystemError.budgetExceeded(peak: 2001, budget: 500)) {
       try ParticleSystem(effect: effect, configuration: .init(budget: 500))
     }
     let capped = try ParticleSystem(effect: effect, configuration: .init(budget: 500, overflowPolicy: .capOldestFirst))
@@ -280,7 +280,11 @@ struct ParticleSystemTests {
     #expect(capped.particles().map(\.id).min() == 1000)
     for n in 1...30 { capped.advance(to: 1.5 + Double(n) / 60) }
     #expect(capped.liveCount == 500)
-    #expect(try ParticleSystem(effect: effect, configuration: .init(budget: 2000)).peakLiveParticles == 2000)
+    // ⌊R·L⌋ + 1 (docs/particles.md): 2000 live is reachable up to rounding of birth times.
+    #expect(try ParticleSystem(effect: effect, configuration: .init(budget: 2001)).peakLiveParticles == 2001)
+    #expect(throws: ParticleSystemError.budgetExceeded(peak: 2001, budget: 2000)) {
+      try ParticleSystem(effect: effect, configuration: .init(budget: 2000))
+    }
   }
 
   @Test func tooManyCellsIsATypedError() {

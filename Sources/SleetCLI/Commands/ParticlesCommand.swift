@@ -14,7 +14,7 @@ struct ParticlesOptions {
     guard let name = try arguments.option("effect") else { throw .usage("missing --effect NAME|FILE.json") }
     var effect = try loadEffect(name)
     if let seed = try arguments.option("seed", as: "an integer in 0…4294967295", { UInt32($0) }) {
-      effect.emitter.seed = seed
+      effect.seed = seed
     }
     var options = ParticlesOptions(effect: effect)
     if let threads = try arguments.int("threads") {
@@ -39,6 +39,9 @@ struct ParticlesOptions {
         effect: effect,
         configuration: .init(
           budget: budget, overflowPolicy: capsOldestFirst ? .capOldestFirst : .reject, threads: threads))
+    } catch ParticleSystemError.invalidDefinition(let problem) {
+      // Bad input (exit 2), naming the key path.
+      throw .usage("--effect: \(problem)")
     } catch {
       // Over budget or too many cells: the definition is bad input (exit 2).
       throw .usage("--effect: \(error.description)")
@@ -98,7 +101,10 @@ struct ParticlesDumpCommand: SleetCommand {
       --threads N               evaluation threads (default 1; output identical)
       --budget N                live-particle budget (default 4000000); an effect
                                 whose computed peak exceeds it is refused (exit 2)
-      --cap                     instead of refusing, keep the newest N particles
+      --cap                     instead of refusing, keep the newest N particles;
+                                once particles are dropped, --step output may
+                                differ from seeking (a dropped parent stops
+                                emitting sub-particles)
       --format csv|json         default csv
     """
 

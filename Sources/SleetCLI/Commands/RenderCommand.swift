@@ -62,7 +62,7 @@ struct RenderCommand: SleetCommand {
     try arguments.finish()
 
     var effect = try RenderOptions.effect(name, width: canvas.width, height: canvas.height)
-    if let seed { effect.emitter.seed = seed }
+    if let seed { effect.seed = seed }
     let times: [Double]
     switch target {
     case .still: times = [time]

@@ -304,10 +304,19 @@ extension Emitter {
   /// Checks every value of the emitter and its cells as an effect file would:
   /// finite numbers, non-negative rates, lifetimes, ranges, sizes and
   /// durations, colour components in [0, 1], known names and sprites, and
-  /// cell names that are non-empty, free of '.' and unique among siblings.
+  /// cell names that are non-empty, free of '.', not starting with '#' and
+  /// unique among siblings.
   /// - Throws: `KeyPathError` naming the key path of the first bad value.
   /// - Complexity: O(cells × properties).
   public func validate() throws(KeyPathError) {
+    try validate(includingSprites: true)
+  }
+
+  /// `validate()`, optionally without the sprite-name check: code may draw
+  /// `contents` names from its own sprite library (SleetPreview's
+  /// `SpriteLibrary`), and the simulation never reads them.
+  /// - Complexity: O(cells × properties).
+  func validate(includingSprites: Bool) throws(KeyPathError) {
     for d in Emitter.propertyDescriptors where !d.isComponent {
       var probe = self
       do throws(PropertyValueProblem) {
@@ -316,14 +325,14 @@ extension Emitter {
         throw KeyPathError(keyPath: d.name, reason: error.keyPathReason)
       }
     }
-    try EmitterCell.validate(emitterCells, keyPathPrefix: "")
+    try EmitterCell.validate(emitterCells, keyPathPrefix: "", includingSprites: includingSprites)
   }
 }
 
 extension EmitterCell {
   /// Checks this cell's values and its sub-cells (see `Emitter.validate()`).
-  func validate(keyPathPrefix prefix: String) throws(KeyPathError) {
-    for d in EmitterCell.propertyDescriptors where !d.isComponent {
+  func validate(keyPathPrefix prefix: String, includingSprites: Bool = true) throws(KeyPathError) {
+    for d in EmitterCell.propertyDescriptors where !d.isComponent && (includingSprites || d.kind != .sprite) {
       var probe = self
       do throws(PropertyValueProblem) {
         try d.set(&probe, d.get(self))
@@ -331,10 +340,12 @@ extension EmitterCell {
         throw KeyPathError(keyPath: prefix + d.name, reason: error.keyPathReason)
       }
     }
-    try EmitterCell.validate(emitterCells, keyPathPrefix: prefix)
+    try EmitterCell.validate(emitterCells, keyPathPrefix: prefix, includingSprites: includingSprites)
   }
 
-  static func validate(_ cells: [EmitterCell], keyPathPrefix prefix: String) throws(KeyPathError) {
+  static func validate(
+    _ cells: [EmitterCell], keyPathPrefix prefix: String, includingSprites: Bool = true
+  ) throws(KeyPathError) {
     var seen: Set<String> = []
     for (i, cell) in cells.enumerated() {
       let here: String
@@ -350,7 +361,7 @@ extension EmitterCell {
       } else {
         here = prefix + "emitterCells[\(i)]."
       }
-      try cell.validate(keyPathPrefix: here)
+      try cell.validate(keyPathPrefix: here, includingSprites: includingSprites)
     }
   }
 
@@ -358,6 +369,9 @@ extension EmitterCell {
   static func nameProblem(_ name: String) -> String? {
     if name.isEmpty { return "a cell name must not be empty" }
     if name.contains(".") { return "a cell name must not contain '.', got '\(name)'" }
+    // Unnamed cells get the path component "#i" (their index); a real name
+    // starting with '#' could collide with one.
+    if name.hasPrefix("#") { return "a cell name must not start with '#' (reserved for unnamed cells), got '\(name)'" }
     return nil
   }
 

@@ -42,7 +42,10 @@ extension Effect: Codable {
     let changes = try container.decodeIfPresent([PropertyChange].self, forKey: "changes") ?? []
     do throws(EffectFormatError) {
       for (i, change) in changes.enumerated() {
-        _ = try EffectDecoder.keyPath(change.keyPath, emitter: emitter, path: "changes[\(i)].keyPath")
+        let keyPath = try EffectDecoder.keyPath(change.keyPath, emitter: emitter, path: "changes[\(i)].keyPath")
+        if let problem = Effect.timedChangeProblem(keyPath) {
+          throw EffectFormatError(path: "changes[\(i)].keyPath", reason: "'\(keyPath)': \(problem)")
+        }
       }
       try EffectDecoder.checkValues(of: changes, on: emitter)
     } catch {

@@ -369,6 +369,9 @@ enum EffectDecoder {
       try checkChangeTime(time, path: "\(path).time")
       let keyPath = try self.keyPath(
         try required(fields, "keyPath", path: path), emitter: emitter, path: "\(path).keyPath")
+      if let problem = Effect.timedChangeProblem(keyPath) {
+        throw EffectFormatError(path: "\(path).keyPath", reason: "'\(keyPath)': \(problem)")
+      }
       // Change values stay `Double` (exact in both directions); the property
       // converts them when the change is applied.
       let value = try propertyValue(

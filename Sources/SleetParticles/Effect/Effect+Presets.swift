@@ -4,12 +4,40 @@ import Foundation
 // (Sources/SleetParticles/Presets/NAME.json); they are data, not code.
 
 extension Effect {
-  /// The names of the built-in presets, sorted.
-  /// - Complexity: O(files in the resource folder).
+  /// The names of the built-in presets, sorted; empty only if the package's
+  /// resource bundle is missing or unreadable (a packaging error, which
+  /// ``preset(named:parameters:)`` reports).
+  /// - Complexity: O(presets) (the folder is listed once).
   public static var presetNames: [String] {
-    guard let folder = presetFolder,
-      let files = try? FileManager.default.contentsOfDirectory(atPath: folder.path)
-    else { return [] }
+    switch presetListing {
+    case .success(let names): names
+    case .failure: []
+    }
+  }
+
+  /// The folder listing, read once: the resources cannot change while the
+  /// program runs.
+  private static let presetListing: Result<[String], EffectFormatError> = Result(catching: {
+    () throws(EffectFormatError) -> [String] in
+    try presetNames(inFolder: presetFolder)
+  })
+
+  /// The `.json` files in `folder` without their extension, sorted.
+  /// - Throws: `EffectFormatError` (path "") when `folder` is nil (the
+  ///   resource bundle has no `Presets`) or cannot be listed.
+  /// - Complexity: O(files in the folder).
+  static func presetNames(inFolder folder: URL?) throws(EffectFormatError) -> [String] {
+    guard let folder else {
+      throw EffectFormatError(
+        path: "", reason: "cannot list built-in presets: the resource bundle has no 'Presets' folder")
+    }
+    let files: [String]
+    do {
+      files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+    } catch {
+      throw EffectFormatError(
+        path: "", reason: "cannot list built-in presets in '\(folder.path)': \(error.localizedDescription)")
+    }
     return files.filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }.sorted()
   }
 
@@ -18,12 +46,13 @@ extension Effect {
   ///
   ///     let snow = try Effect.preset(named: "snow", parameters: ["width": 430])
   ///
-  /// - Throws: `EffectFormatError` for an unknown preset (path "") or a bad
-  ///   parameter (path `parameters.NAME`).
+  /// - Throws: `EffectFormatError` for an unknown preset or unreadable
+  ///   package resources (path "") or a bad parameter (path `parameters.NAME`).
   /// - Complexity: O(file size).
   public static func preset(named name: String, parameters: [String: Double] = [:]) throws(EffectFormatError)
     -> Effect
   {
+    let presetNames = try presetListing.get()
     guard presetNames.contains(name), let folder = presetFolder else {
       var reason = "no preset named '\(name)' (presets: \(presetNames.joined(separator: ", ")))"
       if let near = closestName(to: name, in: presetNames) { reason += "; did you mean '\(near)'?" }

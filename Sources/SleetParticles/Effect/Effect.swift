@@ -37,10 +37,21 @@ public struct PropertyChange: Hashable, Sendable {
 
 /// A complete effect: an emitter definition plus its history of timed key-path
 /// changes. The particles at time t are a pure function of an `Effect`, the
-/// seed (in `emitter.seed`) and t.
+/// seed (``seed``, i.e. `emitter.seed`) and t.
 public struct Effect: Hashable, Sendable {
   /// The emitter as it is at local time 0 (before any change).
-  public var emitter: Emitter
+  ///
+  /// Read-only outside the module: every change in ``changes`` was validated
+  /// against it in ``init(emitter:changes:parameters:summary:)``, and editing
+  /// it (removing a cell, say) could make a change name nothing. Build a new
+  /// `Effect` to change the definition; ``seed`` can be set directly.
+  public internal(set) var emitter: Emitter
+  /// The emitter's random seed (`emitter.seed`). Settable, because a seed
+  /// cannot make a validated change invalid.
+  public var seed: UInt32 {
+    get { emitter.seed }
+    set { emitter.seed = newValue }
+  }
   /// The changes, sorted by time; changes at equal times apply in order.
   public internal(set) var changes: [PropertyChange]
   /// Named numeric parameters (a preset's `width`, …) and the properties
@@ -55,7 +66,10 @@ public struct Effect: Hashable, Sendable {
   public var summary: String?
 
   /// Creates an effect, validating every change's key path and value against
-  /// the emitter (unknown cell names and properties are errors naming the path).
+  /// the emitter (unknown cell names and properties are errors naming the
+  /// path; so are timed changes of timing properties, which the simulation
+  /// reads at time 0 only: layer and cell `beginTime`, `duration`, `speed`,
+  /// `timeOffset`).
   /// Changes are sorted by time (stably), parameters by name.
   /// - Complexity: O(changes × log changes + parameters × log parameters).
   public init(
@@ -74,7 +88,24 @@ public struct Effect: Hashable, Sendable {
     var probe = emitter
     for change in self.changes {
       try probe.setValue(change.value, forKeyPath: change.keyPath)
+      if let problem = Effect.timedChangeProblem(try Emitter.KeyPath(change.keyPath)) {
+        throw KeyPathError(keyPath: change.keyPath, reason: problem)
+      }
     }
+  }
+
+  /// Why `keyPath` cannot be the target of a timed change, or nil. The
+  /// timing properties — the layer's `beginTime`, `speed`, `timeOffset` and
+  /// every cell's `beginTime`, `duration`, `speed`, `timeOffset` — fix the
+  /// time mapping and the emission windows, which the simulation reads from
+  /// the emitter at time 0 only; a change to them would be accepted and
+  /// silently ignored, so it is an error instead.
+  /// - Complexity: O(1).
+  static func timedChangeProblem(_ keyPath: Emitter.KeyPath) -> String? {
+    guard ["beginTime", "duration", "speed", "timeOffset"].contains(keyPath.property) else { return nil }
+    let owner = keyPath.cellNames.isEmpty ? "the layer's" : "a cell's"
+    return "\(owner) \(keyPath.property) is read at time 0 only and cannot change over time;"
+      + " set it on the emitter or cell instead"
   }
 
   /// The emitter with every change whose `time ≤ t` applied.
@@ -82,8 +113,14 @@ public struct Effect: Hashable, Sendable {
   public func emitter(at t: Double) -> Emitter {
     var e = emitter
     for change in changes where change.time <= t {
-      // Safe: every change was validated against this emitter in `init`.
-      try! e.setValue(change.value, forKeyPath: change.keyPath)
+      // Every change was validated against this emitter in `init`, and the
+      // emitter cannot be edited from outside the module; a failure here is
+      // a bug in SleetParticles.
+      do throws(KeyPathError) {
+        try e.setValue(change.value, forKeyPath: change.keyPath)
+      } catch {
+        preconditionFailure("Effect.emitter(at:): change '\(change.keyPath)' no longer applies: \(error)")
+      }
     }
     return e
   }

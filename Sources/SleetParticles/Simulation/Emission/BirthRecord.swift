@@ -70,18 +70,21 @@ public struct BirthRecord: Hashable, Sendable {
 }
 
 /// The id scheme. Ids are stable, deterministic 64-bit values; the top 8 bits
-/// are the cell's depth-first number:
+/// are the cell's depth-first number, the low 56 bits (``birthKey(of:)``) the
+/// birth's identity within its cell path:
 ///
 /// ```
-/// top-level particle:  cell << 56 | k                          k = birth index
-/// sub-particle:        cell << 56 | mix64(parentID ⊕ mix64(k + 1)) >> 8
+/// top-level particle:  cell << 56 | k                                   k = birth index
+/// sub-particle:        cell << 56 | mix64(birthKey(parentID) ⊕ mix64(k + 1)) >> 8
 /// ```
 ///
 /// `mix64` is SplitMix64's finaliser. Top-level ids are exact and ordered by
 /// birth within a cell; a sub-particle's id is a 56-bit hash of its identity
 /// (parent, sub-cell, index), so two live sub-particles of a cell collide with
 /// probability about n²/2⁵⁷ (≈ 7·10⁻⁶ for a million). Ids never depend on
-/// threads, chunking, frame rate or storage slots.
+/// threads, chunking, frame rate or storage slots, and their low 56 bits
+/// never depend on cell numbers: adding or reordering cells renumbers the
+/// cells after them but changes no birth key, hence no random draw.
 public enum ParticleID {
   /// The id of top-level birth `k` of cell `cell`.
   @inlinable
@@ -93,8 +96,14 @@ public enum ParticleID {
   /// The id of birth `k` of sub-cell `cell` from the parent with id `parent`.
   @inlinable
   public static func child(cell: Int, parent: UInt64, birthIndex k: Int) -> UInt64 {
-    UInt64(cell) << 56 | mix64(parent ^ mix64(UInt64(k) &+ 1)) >> 8
+    UInt64(cell) << 56 | mix64(birthKey(of: parent) ^ mix64(UInt64(k) &+ 1)) >> 8
   }
+
+  /// The id without its cell number (the low 56 bits): the birth's identity
+  /// within its cell, independent of how cells are numbered. Random streams
+  /// are keyed on it (the cell path enters through the stream's seed).
+  @inlinable
+  public static func birthKey(of id: UInt64) -> UInt64 { id & ((1 << 56) - 1) }
 
   /// The cell number encoded in an id.
   @inlinable
@@ -114,7 +123,9 @@ public enum ParticleID {
 ///
 /// Random numbers come from ``RandomStream`` with
 /// `seed = emitterSeed | cellKey << 32` (cellKey = FNV-1a of the cell path) and
-/// `stream = particle id`; the attribute slots are words
+/// `stream = ParticleID.birthKey(of: id)` (birth index k, or the parent/k hash
+/// for sub-cells; never the cell's number, so draws are keyed by (seed, cell
+/// path, birth, slot) as docs/semantics.md requires); the attribute slots are words
 ///
 /// | words | attribute |
 /// |---|---|
@@ -195,7 +206,8 @@ enum BirthSampler {
     _ p: borrowing CellParameters, node: Int, key: UInt32, seed: UInt32, id: UInt64, birthTime: Double,
     origin: SIMD3<Float>?, axis: SIMD3<Float>, inheritedScale: Float, inheritedColor: SIMD4<Float>
   ) -> BirthRecord? {
-    let (u0, u1, u2, u3) = attributeUniforms(RandomStream(seed: UInt64(seed) | UInt64(key) << 32, stream: id))
+    let (u0, u1, u2, u3) = attributeUniforms(
+      RandomStream(seed: UInt64(seed) | UInt64(key) << 32, stream: ParticleID.birthKey(of: id)))
     // Every mean/range pair is uniform on [M − R/2, M + R/2].
     let lifetime = (p.lifetime + (u0.x - 0.5) * p.lifetimeRange) * p.lifetimeMultiplier
     guard lifetime > 0 else { return nil }

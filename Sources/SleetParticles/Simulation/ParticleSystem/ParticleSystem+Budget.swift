@@ -4,7 +4,9 @@ extension ParticleSystem {
   /// For a top-level cell with maximum rate R (over all segments, layer
   /// multiplier included) and maximum lifetime L: the live particles were born
   /// in a half-open interval of length L, over which ∫rate ≤ R·L, so at most
-  /// ⌈R·L⌉ integer crossings; and at most the births of its window. For a sub-cell S of cell P: each parent emits at most
+  /// ⌊R·L⌋ + 1 integer crossings (the + 1 also absorbs the few ulps of
+  /// rounding in birth times); and at most the births of its window. For a
+  /// sub-cell S of cell P: each parent emits at most
   /// m = ⌈R_S·w⌉ particles (w = the emission window, at most P's lifetime),
   /// and the sub-particles alive at t come from parents born in the last
   /// L_S + w seconds, so peak_S ≤ (B_P·(L_S + w) + 1)·m, where B_P bounds P's
@@ -27,7 +29,9 @@ extension ParticleSystem {
         peak = (birthsPerSecond[parent] * (life + window) + 1) * perParent
       } else {
         birthsPerSecond[node.number] = rate
-        peak = (rate * life).rounded(.up)
+        // ⌊R·L⌋ + 1, as documented: ⌈R·L⌉ is one short when R·L is an
+        // integer and rounding puts a birth at each end of the window.
+        peak = (rate * life).rounded(.down) + 1
         if node.duration > 0 { peak = Swift.min(peak, (rate * node.duration).rounded(.up) + 1) }
       }
       total += peak

@@ -5,14 +5,22 @@ public struct ParticleSystemConfiguration: Hashable, Sendable {
     /// Refuse the definition at load with ``ParticleSystemError/budgetExceeded(peak:budget:)``.
     case reject
     /// Accept it and keep at most `budget` live particles, dropping the oldest
-    /// first. Frames stay deterministic for a given sequence of frame times,
-    /// but once capping happens, seeking and stepping may differ (a dropped
-    /// parent emits no more sub-particles while stepping).
+    /// first. Frames stay deterministic for a given sequence of frame times.
+    ///
+    /// - Important: once capping has happened, ``ParticleSystem/seek(to:)``
+    ///   and ``ParticleSystem/advance(to:)`` may give different particles:
+    ///   stepping drops parents as it goes, and a dropped parent emits no
+    ///   more sub-particles, while seeking enumerates every parent and keeps
+    ///   the newest `budget` at the target time. Until the live count first
+    ///   exceeds the budget, both give the same particles bit for bit.
     case capOldestFirst
   }
 
   /// The most live particles allowed. Default 4,000,000.
   public var budget: Int = 4_000_000
+  /// What happens when the computed peak exceeds `budget`. Default `reject`.
+  /// With ``OverflowPolicy/capOldestFirst``, seek and step agree only until
+  /// capping first happens (see there).
   public var overflowPolicy: OverflowPolicy = .reject
   /// Worker threads for frame evaluation (1 = the calling thread only).
   /// Results are bit-identical for any value. Default 1.
@@ -43,6 +51,11 @@ public enum ParticleSystemError: Error, Hashable, Sendable, CustomStringConverti
   /// The effect has more cells (sub-cells included) than particle ids can
   /// number: at most ``ParticleSystemError/maximumCells``.
   case tooManyCells(Int)
+  /// The definition has a bad value or cell name (`Emitter.validate()`,
+  /// sprite names aside):
+  /// NaN or ∞, a negative rate or lifetime, a colour outside [0, 1], sibling
+  /// cells sharing a name, …; the error names the key path.
+  case invalidDefinition(KeyPathError)
 
   /// The most cells (sub-cells included) an effect may have: ids keep the
   /// cell number in their top 8 bits.
@@ -54,6 +67,8 @@ public enum ParticleSystemError: Error, Hashable, Sendable, CustomStringConverti
       "the effect can have up to \(peak) live particles, over the budget of \(budget)"
     case .tooManyCells(let count):
       "the effect has \(count) cells; at most \(ParticleSystemError.maximumCells) are supported"
+    case .invalidDefinition(let problem):
+      "invalid effect definition: \(problem)"
     }
   }
 }

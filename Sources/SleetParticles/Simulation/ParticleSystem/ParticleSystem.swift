@@ -52,17 +52,27 @@ public final class ParticleSystem {
   private var scratchAffines: [AffineTransform2D] = []
   private var hidden = [Bool](repeating: false, count: 256)
 
-  /// Loads `effect`, computing its peak live-particle count.
-  /// - Throws: ``ParticleSystemError/budgetExceeded(peak:budget:)`` when the
+  /// Loads `effect`, validating its emitter (`Emitter.validate()` except
+  /// sprite names, which a renderer's sprite library resolves: effects built
+  /// in code are checked like effect files) and computing its peak
+  /// live-particle count.
+  /// - Throws: ``ParticleSystemError/invalidDefinition(_:)`` naming the key
+  ///   path of a bad value or cell name;
+  ///   ``ParticleSystemError/budgetExceeded(peak:budget:)`` when the
   ///   peak exceeds `configuration.budget` and the policy is `reject`;
   ///   ``ParticleSystemError/tooManyCells(_:)`` beyond 255 cells.
-  /// - Complexity: O(cells × segments).
+  /// - Complexity: O(cells × (properties + segments)).
   public init(effect: Effect, configuration: ParticleSystemConfiguration = .init()) throws(ParticleSystemError) {
     precondition(configuration.budget > 0, "the particle budget must be positive")
     precondition(configuration.threads > 0, "threads must be at least 1")
     precondition(configuration.chunkSize > 0, "chunkSize must be positive")
-    func count(_ cells: [EmitterCell]) -> Int { cells.reduce(cells.count) { $0 + count($1.emitterCells) } }
-    let cells = count(effect.emitter.emitterCells)
+    do throws(KeyPathError) {
+      // Sprite names are the renderer's business (code may register its own).
+      try effect.emitter.validate(includingSprites: false)
+    } catch {
+      throw .invalidDefinition(error)
+    }
+    let cells = effect.emitter.emitterCells.reduce(0) { $0 + $1.subtreeCount }
     guard cells <= ParticleSystemError.maximumCells else { throw .tooManyCells(cells) }
     self.effect = effect
     self.configuration = configuration
