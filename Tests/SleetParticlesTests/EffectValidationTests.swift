@@ -58,10 +58,10 @@ struct EffectValidationTests {
     #expect(throws: Never.self) { try ParticleSystem(effect: testEffect([custom])) }
   }
 
-  /// Timing is read at time 0 only, so timed changes of it are errors.
+  /// Timing and the seed are read at time 0 only, so timed changes of them are errors.
   @Test(arguments: [
     "beginTime", "speed", "timeOffset", "emitterCells.c.beginTime", "emitterCells.c.duration",
-    "emitterCells.c.speed", "emitterCells.c.timeOffset",
+    "emitterCells.c.speed", "emitterCells.c.timeOffset", "seed",
   ])
   func timedChangesOfTimingPropertiesAreRejected(keyPath: String) throws {
     let emitter = Emitter(emitterCells: [testCell("c")])

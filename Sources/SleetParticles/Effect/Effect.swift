@@ -97,12 +97,15 @@ public struct Effect: Hashable, Sendable {
   /// Why `keyPath` cannot be the target of a timed change, or nil. The
   /// timing properties — the layer's `beginTime`, `speed`, `timeOffset` and
   /// every cell's `beginTime`, `duration`, `speed`, `timeOffset` — fix the
-  /// time mapping and the emission windows, which the simulation reads from
-  /// the emitter at time 0 only; a change to them would be accepted and
-  /// silently ignored, so it is an error instead.
+  /// time mapping and the emission windows, and the layer's `seed` keys every
+  /// random stream; the simulation reads them from the emitter at time 0 only,
+  /// so a change to them would be accepted and silently ignored: it is an
+  /// error instead.
   /// - Complexity: O(1).
   static func timedChangeProblem(_ keyPath: Emitter.KeyPath) -> String? {
-    guard ["beginTime", "duration", "speed", "timeOffset"].contains(keyPath.property) else { return nil }
+    let timing = ["beginTime", "duration", "speed", "timeOffset"].contains(keyPath.property)
+    let layerSeed = keyPath.cellNames.isEmpty && keyPath.property == "seed"
+    guard timing || layerSeed else { return nil }
     let owner = keyPath.cellNames.isEmpty ? "the layer's" : "a cell's"
     return "\(owner) \(keyPath.property) is read at time 0 only and cannot change over time;"
       + " set it on the emitter or cell instead"
