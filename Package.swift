@@ -70,6 +70,13 @@ let package = Package(
       providers: [.apt(["libpng-dev", "zlib1g-dev"])]),
 
     // MARK: - Unit test bundles
+    // Helpers shared by the bundles (temporary folders, an independent CRC-32
+    // and PNG decoder); the leading underscore marks it as not API.
+    .target(
+      name: "_SleetTestSupport",
+      dependencies: ["CPNG"],
+      path: "Tests/_SleetTestSupport",
+      swiftSettings: swiftSettings),
     .testTarget(
       name: "SleetMathTests",
       dependencies: ["SleetMath", "COpenBLAS"],
@@ -84,11 +91,11 @@ let package = Package(
       swiftSettings: swiftSettings),
     .testTarget(
       name: "SleetPreviewTests",
-      dependencies: ["SleetPreview", "CPNG"],
+      dependencies: ["SleetPreview", "CPNG", "_SleetTestSupport"],
       swiftSettings: swiftSettings),
     .testTarget(
       name: "SleetCLITests",
-      dependencies: ["SleetCLI"],
+      dependencies: ["SleetCLI", "_SleetTestSupport"],
       swiftSettings: swiftSettings),
   ]
 )

@@ -1,6 +1,7 @@
 import Glibc
 import SleetKit
 import Testing
+import _SleetTestSupport
 
 @testable import SleetCLI
 

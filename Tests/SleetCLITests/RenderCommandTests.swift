@@ -2,61 +2,9 @@ import Glibc
 import SleetKit
 import Synchronization
 import Testing
+import _SleetTestSupport
 
 @testable import SleetCLI
-
-/// A fresh empty folder under /tmp.
-func makeTemporaryFolder() -> String {
-  var template = Array("/tmp/sleet-cli-tests-XXXXXX".utf8CString)
-  let path = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-  return String(cString: path!)
-}
-
-/// Names in a folder, excluding `.` and `..`, sorted.
-func folderEntries(_ path: String) -> [String] {
-  guard let dir = opendir(path) else { return [] }
-  defer { closedir(dir) }
-  var names: [String] = []
-  while let entry = readdir(dir) {
-    let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-      String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-    }
-    if name != "." && name != ".." { names.append(name) }
-  }
-  return names.sorted()
-}
-
-/// Removes a folder and everything in it.
-func removeTree(_ path: String) {
-  for name in folderEntries(path) {
-    let full = path + "/" + name
-    if unlink(full) != 0 { removeTree(full) }
-  }
-  rmdir(path)
-}
-
-/// The whole file, or nil.
-/// CRC-32 as PNG chunks use it (ISO 3309, reflected polynomial 0xEDB88320).
-func crc32(_ bytes: ArraySlice<UInt8>) -> UInt32 {
-  var crc: UInt32 = 0xFFFF_FFFF
-  for b in bytes {
-    crc ^= UInt32(b)
-    for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-  }
-  return ~crc
-}
-
-func fileBytes(_ path: String) -> [UInt8]? {
-  guard let f = fopen(path, "rb") else { return nil }
-  defer { fclose(f) }
-  var bytes: [UInt8] = []
-  var buffer = [UInt8](repeating: 0, count: 65536)
-  while true {
-    let n = fread(&buffer, 1, buffer.count, f)
-    if n == 0 { return bytes }
-    bytes += buffer[0..<n]
-  }
-}
 
 /// An APNG's chunk types in order, its `acTL` frame count and its `fcTL`
 /// delays (numerator, denominator); nil when the bytes are not a PNG.
@@ -363,7 +311,7 @@ struct RenderCommandTests {
     for (offset, value) in [(16, UInt32(20000)), (20, 20000)] {
       for i in 0..<4 { huge[offset + i] = UInt8(truncatingIfNeeded: value >> (24 - 8 * UInt32(i))) }
     }
-    let crc = crc32(huge[12..<29])
+    let crc = referenceCRC32(huge[12..<29])
     for i in 0..<4 { huge[29 + i] = UInt8(truncatingIfNeeded: crc >> (24 - 8 * UInt32(i))) }
     let out = fopen(folder + "/huge.png", "wb")
     #expect(fwrite(huge, 1, huge.count, out) == huge.count)

@@ -2,6 +2,7 @@ import CPNG
 import Glibc
 import SleetMath
 import Testing
+import _SleetTestSupport
 
 @testable import SleetPreview
 

@@ -3,6 +3,7 @@ import SleetMath
 import SleetParticles
 import Synchronization
 import Testing
+import _SleetTestSupport
 
 @testable import SleetPreview
 

@@ -1,27 +1,9 @@
 import CPNG
 import Glibc
 import SleetMath
+import _SleetTestSupport
 
 @testable import SleetPreview
-
-/// Decodes PNG bytes with libpng directly (not through SleetPreview) into 8-bit
-/// straight RGBA. Returns nil when libpng rejects the bytes.
-func libpngDecode(_ bytes: [UInt8]) -> (width: Int, height: Int, rgba: [UInt8])? {
-  bytes.withUnsafeBytes { input -> (width: Int, height: Int, rgba: [UInt8])? in
-    var image = png_image()
-    image.version = UInt32(PNG_IMAGE_VERSION)
-    guard png_image_begin_read_from_memory(&image, input.baseAddress, input.count) != 0 else { return nil }
-    image.format = UInt32(PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA)
-    let w = Int(image.width), h = Int(image.height)
-    var out = [UInt8](repeating: 0, count: 4 * w * h)
-    let ok = out.withUnsafeMutableBytes { png_image_finish_read(&image, nil, $0.baseAddress, Int32(4 * w), nil) }
-    guard ok != 0 else {
-      png_image_free(&image)
-      return nil
-    }
-    return (w, h, out)
-  }
-}
 
 /// Straight 8-bit RGBA of pixel (x, y) in a decoded buffer.
 func pixel(_ decoded: (width: Int, height: Int, rgba: [UInt8]), _ x: Int, _ y: Int) -> [UInt8] {
@@ -32,45 +14,6 @@ func pixel(_ decoded: (width: Int, height: Int, rgba: [UInt8]), _ x: Int, _ y: I
 /// Renders, encodes with PNGFile, decodes with libpng.
 func roundTrip(_ image: RGBAImage) -> (width: Int, height: Int, rgba: [UInt8]) {
   libpngDecode(PNGFile.encode(image))!
-}
-
-/// A fresh empty folder under /tmp.
-func makeTemporaryFolder() -> String {
-  var template = Array("/tmp/sleet-preview-tests-XXXXXX".utf8CString)
-  let path = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-  return String(cString: path!)
-}
-
-/// Names in a folder, excluding `.` and `..`.
-func folderEntries(_ path: String) -> [String] {
-  guard let dir = opendir(path) else { return [] }
-  defer { closedir(dir) }
-  var names: [String] = []
-  while let entry = readdir(dir) {
-    let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-      String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-    }
-    if name != "." && name != ".." { names.append(name) }
-  }
-  return names.sorted()
-}
-
-func removeTree(_ path: String) {
-  for name in folderEntries(path) {
-    let full = path + "/" + name
-    if unlink(full) != 0 { removeTree(full) }
-  }
-  rmdir(path)
-}
-
-/// CRC-32 (ISO-HDLC, polynomial 0xEDB88320) written out independently of zlib.
-func referenceCRC32(_ bytes: ArraySlice<UInt8>) -> UInt32 {
-  var crc: UInt32 = 0xFFFF_FFFF
-  for byte in bytes {
-    crc ^= UInt32(byte)
-    for _ in 0..<8 { crc = crc & 1 != 0 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-  }
-  return ~crc
 }
 
 struct Chunk {
