@@ -138,11 +138,21 @@ enum BirthSampler {
   /// sampled lifetime is ≤ 0 (it never exists; the index is still consumed).
   static func topLevel(tree: CellTree, seed: UInt32, node: Int, k: Int, birthTime: Double) -> BirthRecord? {
     let segment = tree.segment(at: birthTime)
-    let id = ParticleID.topLevel(cell: node, birthIndex: k)
-    return sample(
-      tree.nodes[node].parameters[segment], node: node, key: tree.nodes[node].key, seed: seed, id: id,
-      birthTime: birthTime, origin: nil, axis: tree.nodes[node].parameters[segment].axis,
-      inheritedScale: 1, inheritedColor: SIMD4(repeating: 1))
+    return tree.nodes[node].parameters.withUnsafeBufferPointer { parameters in
+      topLevel(parameters[segment], node: node, key: tree.nodes[node].key, seed: seed, k: k, birthTime: birthTime)
+    }
+  }
+
+  /// ``topLevel(tree:seed:node:k:birthTime:)`` with the cell's parameters of
+  /// the birth's segment and its path key already looked up: the per-birth
+  /// form of the emission loop, which hoists the look-ups out of it.
+  @inline(__always)
+  static func topLevel(
+    _ p: borrowing CellParameters, node: Int, key: UInt32, seed: UInt32, k: Int, birthTime: Double
+  ) -> BirthRecord? {
+    sample(
+      p, node: node, key: key, seed: seed, id: ParticleID.topLevel(cell: node, birthIndex: k),
+      birthTime: birthTime, origin: nil, axis: p.axis, inheritedScale: 1, inheritedColor: SIMD4(repeating: 1))
   }
 
   /// Record of birth `k` of sub-cell `node` from `parent` at `birthTime`:
@@ -184,6 +194,7 @@ enum BirthSampler {
   /// (counters (b, 0, stream low, stream high), b = 0…3) run lane-parallel in
   /// ``Philox4x32/blocks4(_:_:_:_:key:)``, one block per lane, then a 4×4
   /// transpose turns lanes back into blocks.
+  @inline(__always)
   static func attributeUniforms(
     _ random: RandomStream
   ) -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
@@ -202,6 +213,7 @@ enum BirthSampler {
     )
   }
 
+  @inline(__always)
   private static func sample(
     _ p: borrowing CellParameters, node: Int, key: UInt32, seed: UInt32, id: UInt64, birthTime: Double,
     origin: SIMD3<Float>?, axis: SIMD3<Float>, inheritedScale: Float, inheritedColor: SIMD4<Float>

@@ -154,6 +154,7 @@ enum Emission {
   }
 
   /// ``cone(axis:range:u:v:)`` with cos(range/2) precomputed.
+  @inline(__always)
   static func cone(axis a: SIMD3<Float>, angles: EmissionAngles, u: Float, v: Float) -> SIMD3<Float> {
     guard angles.range > 0 else { return a }
     let cosBeta = 1 - u * (1 - angles.cosHalfRange)

@@ -95,6 +95,7 @@ final class ParticleStore: @unchecked Sendable {
   func cell(_ i: Int) -> UInt32 { wordSlot(29, i).pointee }
 
   /// Writes `r` at index `i` (no bounds growth).
+  @inline(__always)
   private func write(_ r: BirthRecord, at i: Int) {
     timeSlot(i).pointee = r.birthTime
     floatSlot(2, i).pointee = r.lifetime
@@ -142,8 +143,9 @@ final class ParticleStore: @unchecked Sendable {
 
   /// Appends `r`. The caller keeps (birth time, id) order.
   /// - Complexity: amortised O(1); allocates only when the slab grows.
+  @inline(__always)
   func append(_ r: BirthRecord) {
-    reserve(count + 1)
+    if count == capacity { reserve(count + 1) }
     if count & 7 == 0 {
       // A fresh block: no stale lane may look alive.
       for lane in 0..<8 { floatSlot(2, count + lane).pointee = 0 }

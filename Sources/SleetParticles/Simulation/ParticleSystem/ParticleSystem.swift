@@ -123,7 +123,7 @@ public final class ParticleSystem {
     if tree.nodes.count == 1 && configuration.overflowPolicy == .reject {
       // One cell: births arrive in (birth time, id) order; append directly.
       store.removeAll()
-      forEachBirth(node: 0, after: t - tree.maximumLifetime(0), through: t) { r in
+      forEachTopLevelBirth(node: 0, after: t - tree.maximumLifetime(0), through: t) { r in
         if r.isAlive(at: t) { store.append(r) }
       }
       lastKnownAlive = store.count
@@ -165,7 +165,7 @@ public final class ParticleSystem {
       // stored ones; append them straight to the slab (no birth list, no
       // sort, one record copy fewer).
       if store.count > 2 * lastKnownAlive + 1024 { compactIfMostlyDead(at: t) }
-      forEachBirth(node: 0, after: previous, through: t) { r in
+      forEachTopLevelBirth(node: 0, after: previous, through: t) { r in
         if r.isAlive(at: t) { store.append(r) }
       }
       localTime = t
@@ -301,15 +301,34 @@ public final class ParticleSystem {
         }
       }
     } else {
-      // The simulation starts at local time 0.
-      let start = Swift.max(0, n.beginTime)
-      let end = n.duration > 0 ? n.beginTime + n.duration : .infinity
-      let first = n.schedule.count(start: start, end: end, upTo: lo)
-      let last = n.schedule.count(start: start, end: end, upTo: hi)
-      guard last > first else { return }
+      forEachTopLevelBirth(node: node, after: lo, through: hi, body)
+    }
+  }
+
+  /// ``forEachBirth(node:after:through:_:)`` for a top-level `node`, in
+  /// birth order. Always inlined so that the one-cell paths of ``seek(to:)``
+  /// and ``advance(to:)`` get `body` inlined too (no call and no record copy
+  /// per birth).
+  @inline(__always)
+  func forEachTopLevelBirth(node: Int, after lo: Double, through hi: Double, _ body: (BirthRecord) -> Void) {
+    guard hi > lo else { return }
+    let n = tree.nodes[node]
+    let seed = effect.emitter.seed
+    // The simulation starts at local time 0.
+    let start = Swift.max(0, n.beginTime)
+    let end = n.duration > 0 ? n.beginTime + n.duration : .infinity
+    let first = n.schedule.count(start: start, end: end, upTo: lo)
+    let last = n.schedule.count(start: start, end: end, upTo: hi)
+    guard last > first else { return }
+    // Per cell, not per birth: the parameter table, path key and segment
+    // look-up (one segment unless the effect has timed changes).
+    let key = n.key
+    let segmented = tree.segmentStarts.count > 1
+    n.parameters.withUnsafeBufferPointer { parameters in
       for k in first..<last {
         guard let tb = n.schedule.birthTime(k, start: start, end: end) else { break }
-        if let r = BirthSampler.topLevel(tree: tree, seed: seed, node: node, k: k, birthTime: tb) {
+        let segment = segmented ? tree.segment(at: tb) : 0
+        if let r = BirthSampler.topLevel(parameters[segment], node: node, key: key, seed: seed, k: k, birthTime: tb) {
           body(r)
         }
       }
