@@ -80,10 +80,7 @@ public struct CheckerboardTransition: Sendable {
   public var perspective: Transform3D { _perspective }
 
   internal func _checkFrame(_ frame: ShatterFrame) {
-    precondition(
-      frame.columns == plan.columns && frame.rows == plan.rows,
-      "CheckerboardTransition.evaluate: the frame was made for \(frame.columns)×\(frame.rows) pieces, the plan has \(plan.columns)×\(plan.rows)"
-    )
+    frame._precondition(columns: plan.columns, rows: plan.rows, caller: "CheckerboardTransition.evaluate")
   }
 
   /// Evaluates every tile at `time` into `frame` with the batched operations.

@@ -125,10 +125,7 @@ public struct ExplodeTransition: Sendable {
   }
 
   internal func _checkFrame(_ frame: ShatterFrame) {
-    precondition(
-      frame.columns == columns && frame.rows == rows,
-      "ExplodeTransition.evaluate: the frame was made for \(frame.columns)×\(frame.rows) pieces, not \(columns)×\(rows)"
-    )
+    frame._precondition(columns: columns, rows: rows, caller: "ExplodeTransition.evaluate")
   }
 
   /// Evaluates every piece at `time` with the batched operations.

@@ -190,10 +190,7 @@ public struct GlassBreakTransition: Sendable {
   }
 
   internal func _checkFrame(_ frame: ShatterFrame) {
-    precondition(
-      frame.columns == columns && frame.rows == rows,
-      "GlassBreakTransition.evaluate: the frame was made for \(frame.columns)×\(frame.rows) pieces, not \(columns)×\(rows)"
-    )
+    frame._precondition(columns: columns, rows: rows, caller: "GlassBreakTransition.evaluate")
   }
 
   /// Evaluates every shard at `time` with the batched operations.

@@ -196,3 +196,13 @@ public struct ShatterPiece: Sendable {
     [textureCorners.0, textureCorners.1, textureCorners.2, textureCorners.3]
   }
 }
+
+extension ShatterFrame {
+  /// Traps unless the frame was made for a `columns × rows` grid: a frame from
+  /// another transition would be read out of bounds by the pipeline.
+  internal func _precondition(columns: Int, rows: Int, caller: StaticString) {
+    precondition(
+      self.columns == columns && self.rows == rows,
+      "\(caller): the frame was made for \(self.columns)×\(self.rows) pieces, not \(columns)×\(rows)")
+  }
+}
