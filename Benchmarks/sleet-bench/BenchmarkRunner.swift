@@ -1,3 +1,5 @@
+import SleetParticles
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -293,25 +295,8 @@ func pad(_ s: String, _ width: Int, right: Bool = false) -> String {
   return right ? fill + s : s + fill
 }
 
-private func quote(_ s: String) -> String {
-  var out = "\""
-  for ch in s.unicodeScalars {
-    switch ch {
-    case "\"": out += "\\\""
-    case "\\": out += "\\\\"
-    case "\n": out += "\\n"
-    case "\t": out += "\\t"
-    default:
-      if ch.value < 0x20 {
-        let hex = String(ch.value, radix: 16)
-        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-      } else {
-        out.unicodeScalars.append(ch)
-      }
-    }
-  }
-  return out + "\""
-}
+/// JSON string literal, escaped exactly as the effect-file writer escapes.
+private func quote(_ s: String) -> String { JSONText.quoted(s) }
 
 private func number(_ x: Double) -> String {
   x.isFinite ? "\(x)" : "null"
