@@ -1,6 +1,7 @@
 import Foundation
 import SleetKit
 import Testing
+import _SleetTestSupport
 
 @testable import SleetCLI
 
@@ -103,6 +104,26 @@ struct ParticlesCommandTests {
     let badSeed = runSleet(["particles", "dump", "--effect", "x.json", "--seed", "-3", "--time", "1"])
     #expect(badSeed.status == 2 && badSeed.err.contains("--"))
     #expect(runSleet(["particles", "dump", "--help"]).out.contains("id,cell,birth"))
+  }
+
+  @Test func timesPastTheEffectsLimitAreUsageErrorsNamingTheFlagAndLimit() {
+    // These trapped in ParticleID.topLevel (1e16) or printed nothing (1e18).
+    for time in ["1e16", "1e18"] {
+      let dump = runSleet(["particles", "dump", "--effect", "snow", "--time", time])
+      #expect(dump.status == 2 && dump.out.isEmpty, "\(dump.err)")
+      #expect(dump.err.contains("--time") && dump.err.contains("simulated exactly"), "\(dump.err)")
+    }
+    let stats = runSleet(["particles", "stats", "--effect", "snow", "--duration", "2e16", "--interval", "1e16"])
+    #expect(stats.status == 2 && stats.err.contains("--duration") && stats.out.isEmpty, "\(stats.err)")
+    let folder = makeTemporaryFolder()
+    defer { removeTree(folder) }
+    let still = runSleet(["render", "snow", "--size", "10x10", "--out", folder + "/c.png", "--time", "1e16"])
+    #expect(still.status == 2 && still.err.contains("--time"), "\(still.err)")
+    let animation = runSleet([
+      "render", "snow", "--size", "10x10", "--out", folder + "/c.apng", "--start", "1e16", "--duration", "0.1",
+    ])
+    #expect(animation.status == 2 && animation.err.contains("--start"), "\(animation.err)")
+    #expect(folderEntries(folder).isEmpty)
   }
 
   @Test func tooManyStepsAreAUsageErrorNamingStep() {

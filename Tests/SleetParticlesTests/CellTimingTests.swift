@@ -4,7 +4,8 @@ import Testing
 
 /// A cell's own CAMediaTiming `speed`: its emission clock runs `speed` times
 /// as fast, so its rate is multiplied by speed and its window lasts
-/// duration/speed; `timeOffset` moves nothing (births count from activation).
+/// duration/speed; `timeOffset` sets the emission clock's phase when the
+/// window opens (the window itself does not move).
 @Suite("Cell timing")
 struct CellTimingTests {
   func birthTimes(_ effect: Effect, at t: Double) throws -> [Double] {
@@ -52,14 +53,44 @@ struct CellTimingTests {
     #expect(Set(naive.snapshots().map(\.id)) == Set(system.particles().map(\.id)))
   }
 
-  @Test func speedZeroEmitsNothingAndTimeOffsetMovesNothing() throws {
+  @Test func speedZeroEmitsNothing() throws {
     let stopped = testCell("c", birthRate: 10, lifetime: 100) { $0.speed = 0 }
     #expect(try birthTimes(testEffect([stopped]), at: 3).isEmpty)
-    let plain = testCell("c", birthRate: 10, lifetime: 100)
+  }
+
+  @Test func timeOffsetShiftsTheEmissionPhase() throws {
+    // The clock reads 0.37 s at opening: 3.7 births accumulated, so births
+    // come where 10·(t + 0.37) crosses 4, 5, …: t = 0.03 + 0.1·k.
     let offset = testCell("c", birthRate: 10, lifetime: 100) { $0.timeOffset = 0.37 }
     let shifted = try birthTimes(testEffect([offset]), at: 3)
-    let unshifted = try birthTimes(testEffect([plain]), at: 3)
-    #expect(shifted == unshifted)
+    #expect(shifted.count == 30)  // 0.03 … 2.93
+    for (k, t) in shifted.enumerated() { #expect(abs(t - (0.03 + 0.1 * Double(k))) < 1e-12) }
+    // A whole number of intervals (0.3 s at 10/s) is no shift at all.
+    let whole = testCell("c", birthRate: 10, lifetime: 100) { $0.timeOffset = 0.3 }
+    let plain = testCell("c", birthRate: 10, lifetime: 100)
+    #expect(try birthTimes(testEffect([whole]), at: 3) == birthTimes(testEffect([plain]), at: 3))
+  }
+
+  @Test func timeOffsetOnASubCellShiftsEachParentsPhase() throws {
+    // Child clock offset 0.025 s at 20/s: half a birth accumulated, so each
+    // parent's children come at ages 0.5 + (k + 0.5)/20 < 0.5 + 0.3.
+    let child = testCell("child", birthRate: 20, lifetime: 100) {
+      $0.beginTime = 0.5
+      $0.duration = 0.3
+      $0.timeOffset = 0.025
+    }
+    let parent = testCell("parent", birthRate: 1, lifetime: 100) {
+      $0.duration = 1.5
+      $0.emitterCells = [child]
+    }
+    let system = try ParticleSystem(effect: testEffect([parent]))
+    system.seek(to: 5)
+    let ages = system.particles().filter { $0.cellPath == "parent.child" }.map { $0.birthTime - 1 }.sorted()
+    #expect(ages.count == 6)  // offsets 0.025 … 0.275 < 0.3
+    for (k, age) in ages.enumerated() { #expect(abs(age - (0.5 + (Double(k) + 0.5) / 20)) < 1e-12) }
+    let stepped = try ParticleSystem(effect: testEffect([parent]))
+    for n in 0...300 { stepped.advance(to: Double(n) / 60) }
+    #expect(stepped.particles() == system.particles())
   }
 
   @Test func peakBoundUsesTheScaledRate() throws {

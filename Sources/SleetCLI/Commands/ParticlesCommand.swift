@@ -66,6 +66,15 @@ struct ParticlesOptions {
   }
 }
 
+/// Refuses `time` when `system` cannot simulate it exactly
+/// (`ParticleSystem.supports(time:)`), naming the flag and the limit.
+func checkSupported(_ time: Double, by system: ParticleSystem, flag: String) throws(CommandError) {
+  guard !system.supports(time: time) else { return }
+  throw .usage(
+    "\(flag) \(time): past the latest time this effect can be simulated exactly (emitter-local time \(system.maximumLocalTime) s: beyond it particle ids or Double time resolution run out)"
+  )
+}
+
 /// The effect named by `--effect`: a built-in preset name, or an effect file
 /// (a path ending in `.json` or containing `/`).
 func loadEffect(_ nameOrPath: String) throws(CommandError) -> Effect {
@@ -126,6 +135,7 @@ struct ParticlesDumpCommand: SleetCommand {
   /// The dump of `options.effect` at `time`.
   static func dump(_ options: ParticlesOptions, time: Double, json: Bool) throws(CommandError) -> String {
     let system = try options.makeSystem()
+    try checkSupported(time, by: system, flag: "--time")
     options.move(system, to: time)
     return render(system.particles(), json: json)
   }
@@ -215,6 +225,7 @@ struct ParticlesStatsCommand: SleetCommand {
     var n = 0
     while Double(n) * interval <= duration {
       let t = Double(n) * interval
+      try checkSupported(t, by: system, flag: "--duration")
       options.move(system, to: t, from: previous)
       previous = t
       var counts = [Int](repeating: 0, count: paths.count)

@@ -73,6 +73,7 @@ struct RenderCommand: SleetCommand {
     }
     let clock = Stopwatch()
     let scene = ParticleScene(effect: effect, canvas: canvas, background: background, baseDirectory: effectFolder(name))
+    try scene.checkSupported(times, flag: target.isStill ? "--time" : "--start")
     try RenderOutput.write(
       target, times: times, fps: fps, output: output, label: "render"
     ) { (batch: [Double]) throws(CommandError) in try scene.render(times: batch) }
@@ -128,6 +129,11 @@ enum RenderTarget: Sendable {
     switch self {
     case .still(let p), .animation(let p), .folder(let p): p
     }
+  }
+
+  var isStill: Bool {
+    if case .still = self { return true }
+    return false
   }
 }
 
@@ -383,6 +389,18 @@ struct ParticleScene: Sendable {
     self.canvas = canvas
     self.background = background
     sprites = SpriteLibrary(pixelsPerPoint: Float(canvas.pixelsPerPoint), baseDirectory: baseDirectory)
+  }
+
+  /// Refuses, before any rendering, an effect over the particle budget and a
+  /// frame time the simulation cannot reach exactly, naming `flag`.
+  func checkSupported(_ times: [Double], flag: String) throws(CommandError) {
+    let system: ParticleSystem
+    do throws(ParticleSystemError) {
+      system = try ParticleSystem(effect: effect)
+    } catch {
+      throw .usage(error.description)
+    }
+    for time in times { try SleetCLI.checkSupported(time, by: system, flag: flag) }
   }
 
   /// The frames at `times` (any order), rendered in parallel: each worker runs

@@ -3,13 +3,14 @@
 /// start of an activity window.
 ///
 /// ```
-/// I(t) = ∫[windowStart, t] rate(τ) dτ            rate piecewise constant
-/// birth k (k = 0, 1, 2, …) happens at the t where I(t) = k + 1, if t < windowEnd
+/// I(t) = ∫[window.start, t] rate(τ) dτ           rate piecewise constant
+/// birth k (k = 0, 1, 2, …) happens at the t where I(t) = k + 1 − window.phase,
+/// if its offset t − window.start is < window.length   (ActivityWindow's rule)
 /// ```
 ///
-/// so the first birth is at `windowStart + 1/rate`, never at the start
-/// (`semantics.md`, "Birth schedule"). A rate change at time t₀ (a key-path
-/// change) changes the slope from t₀ on.
+/// so the first birth is at `window.start + 1/rate` (phase 0: no
+/// `timeOffset`), never at the start (`semantics.md`, "Birth schedule"). A rate
+/// change at time t₀ (a key-path change) changes the slope from t₀ on.
 ///
 /// Implementation goals, in order: (1) every birth time is a pure function of
 /// the schedule and k, computed the same way on every path (seek, step, any
@@ -31,55 +32,69 @@ struct BirthSchedule: Sendable {
     self.rates = rates.map { $0.isFinite && $0 > 0 ? $0 : 0 }
   }
 
-  /// Whether the rate is the same everywhere (the common case: no key-path
-  /// changes of this rate), which allows the closed form `start + (k+1)/rate`.
-  var isUniform: Bool { rates.allSatisfy { $0 == rates[0] } }
-
   /// The largest rate of any segment.
   var maximumRate: Double { rates.max() ?? 0 }
 
-  /// The time of birth `k` in the window `[start, end)`, or nil when the
-  /// integral never reaches k + 1 before `end`.
+  /// The rate (births per parent second) in force at time `t`.
+  func rate(at t: Double) -> Double { rates[segment(containing: t)] }
+
+  /// The time of birth `k` in `window`, or nil when the window closes first
+  /// (``ActivityWindow/contains(offset:)``):
+  ///
+  /// ```
+  /// uniform rate r:  offset(k) = (k + 1 − phase) / r,   time = start + offset
+  /// ```
+  ///
+  /// With rate segments the integral is walked segment by segment from the
+  /// opening; the time is the segment's start plus the rest of the integral
+  /// (a change time is never re-rounded through the opening).
   /// - Complexity: O(segments).
-  func birthTime(_ k: Int, start: Double, end: Double) -> Double? {
-    let target = Double(k) + 1
+  func birthTime(_ k: Int, in window: ActivityWindow) -> Double? {
+    birth(k, in: window)?.time
+  }
+
+  @inline(__always)
+  private func birth(_ k: Int, in window: ActivityWindow) -> (offset: Double, time: Double)? {
+    // phase ∈ [0, 1); subtracting 0 leaves k + 1 exact.
+    let target = Double(k) + 1 - window.phase
     if rates.count == 1 {
       let r = rates[0]
       guard r > 0 else { return nil }
-      let t = start + target / r
-      return t < end ? t : nil
+      let offset = target / r
+      return window.contains(offset: offset) ? (offset, window.start + offset) : nil
     }
     var accumulated = 0.0
-    var j = segment(containing: start)
+    var j = segment(containing: window.start)
     while j < rates.count {
-      let from = Swift.max(segmentStarts[j], start)
+      let from = Swift.max(segmentStarts[j], window.start)
       let to = j + 1 < rates.count ? segmentStarts[j + 1] : .infinity
       let r = rates[j]
       if r > 0 {
-        let t = from + (target - accumulated) / r
-        if t <= to || j + 1 == rates.count {
-          return t < end ? t : nil
+        let rest = (target - accumulated) / r
+        if from + rest <= to || j + 1 == rates.count {
+          let offset = (from - window.start) + rest
+          return window.contains(offset: offset) ? (offset, from + rest) : nil
         }
         accumulated += r * (to - from)
       }
-      if to >= end { return nil }
+      if !window.contains(offset: to - window.start) { return nil }
       j += 1
     }
     return nil
   }
 
-  /// The number of births in `[start, end)` whose time is ≤ `t`.
+  /// The number of births in `window` whose time is ≤ `t`.
   /// - Complexity: O(segments).
-  func count(start: Double, end: Double, upTo t: Double) -> Int {
-    let limit = Swift.min(t, end)
-    guard limit > start else { return 0 }
-    let integral = self.integral(from: start, to: limit)
+  func count(in window: ActivityWindow, upTo t: Double) -> Int {
+    let limit = Swift.min(t, window.end)
+    guard limit > window.start else { return 0 }
+    let integral = self.integral(from: window.start, to: limit) + window.phase
     // The floor of the integral is right to within rounding; settle it
     // against the birth times themselves so every path counts the same way.
     var n = Int(Swift.min(integral, Double(Int.max / 2)).rounded(.down))
-    while n > 0, let b = birthTime(n - 1, start: start, end: end), b > t { n -= 1 }
-    while n > 0, birthTime(n - 1, start: start, end: end) == nil { n -= 1 }
-    while let b = birthTime(n, start: start, end: end), b <= t { n += 1 }
+    while n > 0, let b = birthTime(n - 1, in: window), b > t { n -= 1 }
+    while n > 0, birthTime(n - 1, in: window) == nil { n -= 1 }
+    while let b = birthTime(n, in: window), b <= t { n += 1 }
     return n
   }
 

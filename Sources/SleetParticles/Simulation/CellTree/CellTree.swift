@@ -74,6 +74,7 @@ struct CellTree: Sendable {
         number: number, path: path, parent: parent, children: [],
         key: CellNode.hash(path), parameters: perSegment,
         beginTime: cell.beginTime, duration: Self.activeDuration(cell), speed: Double(cell.speed),
+        timeOffset: cell.timeOffset,
         schedule: BirthSchedule(
           segmentStarts: segmentStarts, rates: perSegment.map { Double($0.birthRate) * Double(cell.speed) }))
       nodes.append(node)
@@ -112,13 +113,12 @@ struct CellTree: Sendable {
   /// relative margin so that it bounds every `Float` sample.
   func maximumLifetime(_ node: Int) -> Double { nodes[node].maximumLifetime }
 
-  /// The largest parent age at which `node` (a sub-cell) can still emit:
-  /// min(window end, parent's maximum lifetime).
+  /// The largest parent age at which `node` (a sub-cell) can still emit: the
+  /// end of its window on the longest-lived parent (0 when it never opens).
   func maximumEmissionAge(_ node: Int) -> Double {
     let n = nodes[node]
     guard let parent = n.parent else { return 0 }
-    let parentLife = nodes[parent].maximumLifetime
-    return n.duration > 0 ? Swift.min(n.beginTime + n.duration, parentLife) : parentLife
+    return n.window(origin: 0, parentLifetime: nodes[parent].maximumLifetime)?.end ?? 0
   }
 }
 
@@ -142,9 +142,17 @@ struct CellNode: Sendable {
   /// The cell's own CAMediaTiming speed (definition at time 0): its birth
   /// rates in ``schedule`` are multiplied by it.
   var speed: Double
+  /// The cell's CAMediaTiming `timeOffset` (definition at time 0): the phase
+  /// of its emission clock when a window opens
+  /// (``window(origin:parentLifetime:)``).
+  var timeOffset: Double
   var schedule: BirthSchedule
 
-  var maximumLifetime: Double { exactMaximumLifetime * (1 + 1e-5) + 1e-9 }
+  /// ``exactMaximumLifetime`` with a relative margin of 10⁻⁵, far above the
+  /// rounding of a `Float` sample (a few 10⁻⁷), so it bounds every sampled
+  /// lifetime. Relative only: an absolute margin would make a cell of very
+  /// short lifetimes (10⁻¹² s) enumerate a margin's worth of dead births.
+  var maximumLifetime: Double { exactMaximumLifetime * (1 + 1e-5) }
 
   /// The largest lifetime in exact arithmetic (no margin), for peak bounds.
   var exactMaximumLifetime: Double {
@@ -156,8 +164,6 @@ struct CellNode: Sendable {
     }
     return m
   }
-
-  var windowEndOffset: Double { duration > 0 ? beginTime + duration : .infinity }
 
   /// 32-bit FNV-1a of the UTF-8 path.
   static func hash(_ path: String) -> UInt32 {

@@ -101,11 +101,12 @@ public final class NaiveParticleSimulator {
     self.particles = particles
     for root in tree.roots {
       let node = tree.nodes[root]
-      let start = Swift.max(0, node.beginTime)
-      let end = node.duration > 0 ? node.beginTime + node.duration : .infinity
-      births[root] = node.schedule.count(start: start, end: end, upTo: time)
+      guard let window = node.window(origin: 0, parentLifetime: nil) else { continue }
+      births[root] = node.schedule.count(in: window, upTo: time)
       accumulators[root] = Swift.max(
-        0, node.schedule.integral(from: start, to: Swift.min(time, end)) - Double(births[root]))
+        0,
+        node.schedule.integral(from: window.start, to: Swift.min(time, window.end)) + window.phase
+          - Double(births[root]))
     }
   }
 
@@ -129,9 +130,11 @@ public final class NaiveParticleSimulator {
       for (j, child) in children.enumerated() {
         let node = tree.nodes[child]
         let rate = Double(node.parameters[0].birthRate) * node.speed
-        let windowEnd = Swift.min(node.windowEndOffset, Double(p.lifetime))
-        let overlap = Swift.min(p.age, windowEnd) - Swift.max(p.age - dt, node.beginTime)
+        // The kernel's window, on the parent's age (origin 0).
+        guard let window = node.window(origin: 0, parentLifetime: Double(p.lifetime)) else { continue }
+        let overlap = Swift.min(p.age, window.end) - Swift.max(p.age - dt, window.start)
         guard rate > 0, overlap > 0 else { continue }
+        if p.age - dt <= window.start { p.accumulators[j] = window.phase }
         p.accumulators[j] += rate * overlap
         while p.accumulators[j] >= 1 {
           p.accumulators[j] -= 1
@@ -151,10 +154,11 @@ public final class NaiveParticleSimulator {
     for root in tree.roots {
       let node = tree.nodes[root]
       let rate = Double(node.parameters[0].birthRate) * node.speed
-      let windowStart = Swift.max(0, node.beginTime)
-      let windowEnd = node.duration > 0 ? node.beginTime + node.duration : .infinity
-      let overlap = Swift.min(end, windowEnd) - Swift.max(start, windowStart)
+      guard let window = node.window(origin: 0, parentLifetime: nil) else { continue }
+      let windowEnd = window.end
+      let overlap = Swift.min(end, windowEnd) - Swift.max(start, window.start)
       guard rate > 0, overlap > 0 else { continue }
+      if start <= window.start { accumulators[root] = window.phase }
       accumulators[root] += rate * overlap
       while accumulators[root] >= 1 {
         accumulators[root] -= 1

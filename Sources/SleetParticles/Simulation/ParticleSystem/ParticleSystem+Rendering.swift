@@ -1,0 +1,128 @@
+import SleetMath
+
+extension ParticleSystem {
+  // MARK: - Rendering
+
+  /// Fills `frame` with the live particles at the current time, in the order
+  /// `renderMode` demands, reusing its storage.
+  ///
+  /// Order: `oldestFirst` birth order (oldest first), `oldestLast` the
+  /// reverse, `unordered` and `additive` ascending id, `backToFront` ascending
+  /// tracked z then id. Particles of disabled cells are not drawn.
+  /// - Complexity: O(n) for the evaluation, split into fixed chunks of
+  ///   `chunkSize` over `threads` threads; plus an O(n) radix sort when the
+  ///   order needs one (never for `oldestFirst`/`oldestLast`, nor for
+  ///   `unordered` when birth order is already id order, e.g. one cell).
+  ///   No allocations once the buffers have grown.
+  public func render(into frame: inout ParticleFrame) {
+    render(into: &frame, threads: configuration.threads, computesAffines: configuration.computesAffines)
+  }
+
+  /// ``render(into:)`` with the configuration's thread count and affine
+  /// switch overridden, so benchmarks can compare them on one live set.
+  package func render(into frame: inout ParticleFrame, threads: Int, computesAffines: Bool) {
+    precondition(threads > 0, "threads must be at least 1")
+    let t = localTime ?? 0
+    let segment = tree.segment(at: t)
+    let layer = tree.layers[segment]
+    frame.time = t
+    frame.sprites = tree.sprites
+    frame.spriteContentsScales = tree.spriteContentsScales
+    if frame.cellPaths.count != tree.nodes.count { frame.cellPaths = tree.nodes.map(\.path) }
+    var anyHidden = false
+    for (i, node) in tree.nodes.enumerated() {
+      hidden[i] = !node.parameters[segment].isEnabled
+      anyHidden = anyHidden || hidden[i]
+    }
+    if localTime == nil { store.removeAll() }
+
+    let blocks = store.blockCount
+    let blocksPerChunk = Swift.max(1, (configuration.chunkSize + 7) / 8)
+    let chunks = (blocks + blocksPerChunk - 1) / blocksPerChunk
+    if chunkCounts.count < chunks + 1 { chunkCounts = Array(repeating: 0, count: chunks + 1) }
+    let store = self.store
+    // Birth order is the order of oldestFirst/oldestLast, and id order too
+    // when there is a single cell (ids k ascend with birth time).
+    let needsSortKeys: Bool
+    switch layer.renderMode {
+    case .oldestFirst, .oldestLast: needsSortKeys = false
+    case .unordered, .additive: needsSortKeys = tree.nodes.count > 1
+    case .backToFront: needsSortKeys = true
+    }
+    hidden.withUnsafeBufferPointer { hiddenBuffer in
+      let hiddenPointer = anyHidden ? hiddenBuffer.baseAddress : nil
+      let hiddenBox = UncheckedSendable(hiddenPointer)
+      // One worker and few holes: a single pass into buffers sized for
+      // every stored particle (an upper bound), cut to the live count
+      // afterwards; this skips re-reading the birth-time and lifetime lines
+      // of every block. The sizing writes a filler per hole, so with many
+      // holes (dead particles awaiting compaction; store.count − the last
+      // live count bounds them) two passes are cheaper. Several workers:
+      // pass 1 counts each chunk's live particles so that a prefix sum gives
+      // each chunk its output offset.
+      let singlePass = (threads <= 1 || chunks <= 1) && (store.count - lastKnownAlive) * 8 <= store.count
+      var total = 0
+      if singlePass {
+        total = store.count
+      } else {
+        chunkCounts.withUnsafeMutableBufferPointer { counts in
+          let countsBox = UncheckedSendable(counts.baseAddress!)
+          Self.parallel(chunks: chunks, threads: threads) { c in
+            let range = c * blocksPerChunk..<Swift.min(blocks, (c + 1) * blocksPerChunk)
+            countsBox.value[c] = store.aliveCount(blocks: range, at: t, hidden: hiddenBox.value)
+          }
+        }
+        for c in 0..<chunks {
+          let n = chunkCounts[c]
+          chunkCounts[c] = total
+          total += n
+        }
+      }
+      Self.resize(&frame.instances, to: total, filler: Self.blankInstance)
+      Self.resize(&frame.affines, to: computesAffines ? total : 0, filler: .identity)
+      Self.resize(&scratchIDs, to: total, filler: 0)
+      Self.resize(&scratchDepths, to: total, filler: 0)
+      // Evaluate each chunk into its own output range.
+      frame.instances.withUnsafeMutableBufferPointer { instances in
+        frame.affines.withUnsafeMutableBufferPointer { affines in
+          scratchIDs.withUnsafeMutableBufferPointer { ids in
+            scratchDepths.withUnsafeMutableBufferPointer { depths in
+              // An empty frame has no buffers; a dummy non-nil pointer is
+              // never written through because every chunk writes 0 particles.
+              let target = EvaluationTarget(
+                instances: instances.baseAddress ?? UnsafeMutablePointer(bitPattern: 64)!,
+                affines: computesAffines ? affines.baseAddress : nil,
+                ids: ids.baseAddress ?? UnsafeMutablePointer(bitPattern: 64)!,
+                depths: depths.baseAddress ?? UnsafeMutablePointer(bitPattern: 64)!,
+                hidden: hiddenBox.value, flattensDepth: !layer.preservesDepth,
+                writesSortKeys: needsSortKeys)
+              if singlePass {
+                total = store.evaluate(blocks: 0..<blocks, at: t, into: target, start: 0)
+                return
+              }
+              let starts = UncheckedSendable(chunkCounts)
+              Self.parallel(chunks: chunks, threads: threads) { c in
+                let range = c * blocksPerChunk..<Swift.min(blocks, (c + 1) * blocksPerChunk)
+                _ = store.evaluate(blocks: range, at: t, into: target, start: starts.value[c])
+              }
+            }
+          }
+        }
+      }
+      if singlePass {
+        Self.resize(&frame.instances, to: total, filler: Self.blankInstance)
+        Self.resize(&frame.affines, to: computesAffines ? total : 0, filler: .identity)
+        Self.resize(&scratchIDs, to: total, filler: 0)
+        Self.resize(&scratchDepths, to: total, filler: 0)
+      }
+      applyOrder(layer.renderMode, to: &frame, count: total)
+      if !anyHidden && localTime != nil { noteAlive(total, at: t) }
+      frame.batches.removeAll(keepingCapacity: true)
+      if total > 0 {
+        frame.batches.append(
+          DrawBatch(range: 0..<total, blendMode: layer.renderMode == .additive ? .additive : .sourceOver))
+      }
+    }
+  }
+
+}

@@ -1,0 +1,170 @@
+import SleetMath
+
+extension ParticleSystem {
+  // MARK: - Seek and step
+
+  /// Jumps to `time` (forward or backward), rebuilding the live set from the
+  /// birth schedule.
+  /// - Complexity: O(births in the last max-lifetime window of each cell,
+  ///   including the parents whose sub-cell windows reach `time`) plus a sort
+  ///   of the live particles; independent of `time` itself.
+  ///
+  /// - Precondition: `time` is finite and ``supports(time:)``.
+  public func seek(to time: Double) {
+    let t = checkSupported(time, "seek(to:)")
+    if tree.nodes.count == 1 && configuration.overflowPolicy == .reject {
+      // One cell: births arrive in (birth time, id) order; append directly.
+      store.removeAll()
+      forEachTopLevelBirth(node: 0, after: t - tree.maximumLifetime(0), through: t) { r in
+        if r.isAlive(at: t) { store.append(r) }
+      }
+      lastKnownAlive = store.count
+      localTime = t
+      return
+    }
+    var live: [BirthRecord] = []
+    for node in tree.nodes.indices {
+      forEachBirth(node: node, after: t - tree.maximumLifetime(node), through: t) { r in
+        if r.isAlive(at: t) { self.collect(r, into: &live) }
+      }
+    }
+    live.sort(by: Self.precedes)
+    store.removeAll()
+    store.reserve(live.count)
+    let drop = configuration.overflowPolicy == .capOldestFirst ? Swift.max(0, live.count - configuration.budget) : 0
+    for r in live.dropFirst(drop) { store.append(r) }
+    lastKnownAlive = store.count
+    localTime = t
+  }
+
+  /// Moves to `time` incrementally: appends the births since the last time
+  /// that are still alive at `time` and drops the dead. Moving backward (or
+  /// the first call) seeks. Gives exactly the particles ``seek(to:)`` gives.
+  /// - Precondition: `time` is finite and ``supports(time:)``.
+  /// - Complexity: O(births in the step that are still alive at `time`, plus
+  ///   parents whose sub-cell windows reach it; a step longer than a cell's
+  ///   longest lifetime enumerates only its last lifetime, as ``seek(to:)``
+  ///   does), amortised; an O(stored particles) count and compaction only
+  ///   when the store has doubled past the last live count (or every step
+  ///   when capping). No allocations once the buffers have grown.
+  public func advance(to time: Double) {
+    let t = checkSupported(time, "advance(to:)")
+    guard let previous = localTime, t >= previous else {
+      seek(to: time)
+      return
+    }
+    let capping = configuration.overflowPolicy == .capOldestFirst
+    if tree.nodes.count == 1 && !capping {
+      // One cell: its births arrive in (birth time, id) order, all after the
+      // stored ones; append them straight to the slab (no birth list, no
+      // sort, one record copy fewer).
+      if store.count > 2 * lastKnownAlive + 1024 { compactIfMostlyDead(at: t) }
+      forEachTopLevelBirth(node: 0, after: Swift.max(previous, t - tree.maximumLifetime(0)), through: t) { r in
+        if r.isAlive(at: t) { store.append(r) }
+      }
+      localTime = t
+      return
+    }
+    born.removeAll(keepingCapacity: true)
+    for node in tree.nodes.indices {
+      // Births at or before t − (longest lifetime) are dead at t: a long
+      // step skips them, as seeking does.
+      forEachBirth(node: node, after: Swift.max(previous, t - tree.maximumLifetime(node)), through: t) { r in
+        if r.isAlive(at: t) { self.collect(r, into: &born) }
+      }
+    }
+    Self.insertionSort(&born)
+    // Dead particles are skipped by the kernel and compacted away once they
+    // are an eighth of the store. Counting them is O(n), so it happens here
+    // only when the store has grown well past the last known live count (or
+    // when capping needs the exact count); `render(into:)` checks every frame
+    // with the count it computes anyway.
+    if capping || store.count + born.count > 2 * lastKnownAlive + 1024 {
+      compactIfMostlyDead(at: t)
+    }
+    store.reserve(store.count + born.count)
+    for r in born { store.append(r) }
+    born.removeAll(keepingCapacity: true)
+    if capping {
+      let alive = store.aliveCount(blocks: 0..<store.blockCount, at: t, hidden: nil)
+      if alive > configuration.budget {
+        store.removeAll { !self.isAlive($0, at: t) }
+        store.removeFirst(store.count - configuration.budget)
+      }
+    }
+    localTime = t
+  }
+
+  /// Appends `r` to `records`. When capping, memory stays bounded: at twice
+  /// the budget the list is sorted and cut to the newest `budget`, which
+  /// cannot drop anything the final cut would keep (each dropped record
+  /// already has `budget` newer ones).
+  func collect(_ r: BirthRecord, into records: inout [BirthRecord]) {
+    records.append(r)
+    let budget = configuration.budget
+    if configuration.overflowPolicy == .capOldestFirst && records.count >= 2 * budget {
+      records.sort(by: Self.precedes)
+      records.removeFirst(records.count - budget)
+    }
+  }
+
+  /// Counts the live particles and compacts the store when an eighth of it
+  /// is dead.
+  /// - Complexity: O(stored particles).
+  func compactIfMostlyDead(at t: Double) {
+    let alive = store.aliveCount(blocks: 0..<store.blockCount, at: t, hidden: nil)
+    noteAlive(alive, at: t)
+  }
+
+  /// Records a live count just computed at `t`; compacts when an eighth of
+  /// the store is dead.
+  func noteAlive(_ alive: Int, at t: Double) {
+    let dead = store.count - alive
+    if dead * 8 > store.count {
+      // The common case (similar lifetimes, deaths in birth order): the
+      // dead form a prefix. Dropping its whole blocks is one block-aligned
+      // memmove; the few dead lanes left are holes the kernel skips.
+      var prefix = 0
+      while prefix < store.count && !isAlive(prefix, at: t) { prefix += 1 }
+      if prefix * 2 >= dead && prefix >= 8 {
+        store.removeFirstBlocks(prefix / 8)
+      } else {
+        store.removeAll { !self.isAlive($0, at: t) }
+      }
+    }
+    lastKnownAlive = alive
+  }
+
+  /// Sorts records into the canonical order in place, without allocating:
+  /// each cell's births arrive in time order, so the input is nearly sorted.
+  static func insertionSort(_ records: inout [BirthRecord]) {
+    guard records.count > 1 else { return }
+    // Births of a single cell arrive sorted: one O(n) scan, no moves.
+    var sorted = true
+    for i in 1..<records.count where precedes(records[i], records[i - 1]) {
+      sorted = false
+      break
+    }
+    if sorted { return }
+    // A long step (many births): a general sort is cheaper than quadratic.
+    if records.count > 256 {
+      records.sort(by: precedes)
+      return
+    }
+    for i in 1..<records.count {
+      let r = records[i]
+      var j = i
+      while j > 0 && precedes(r, records[j - 1]) {
+        records[j] = records[j - 1]
+        j -= 1
+      }
+      records[j] = r
+    }
+  }
+
+  /// The canonical order of the live set: birth time, then id.
+  static func precedes(_ a: BirthRecord, _ b: BirthRecord) -> Bool {
+    a.birthTime < b.birthTime || (a.birthTime == b.birthTime && a.id < b.id)
+  }
+
+}
