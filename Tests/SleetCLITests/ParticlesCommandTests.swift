@@ -104,6 +104,8 @@ struct ParticlesCommandTests {
     let badSeed = runSleet(["particles", "dump", "--effect", "x.json", "--seed", "-3", "--time", "1"])
     #expect(badSeed.status == 2 && badSeed.err.contains("--"))
     #expect(runSleet(["particles", "dump", "--help"]).out.contains("id,cell,birth"))
+    let hugeBudget = runSleet(["particles", "dump", "--effect", "snow", "--time", "1", "--budget", "3000000000"])
+    #expect(hugeBudget.status == 2 && hugeBudget.err.contains("--budget: expected 1…2147483647"), "\(hugeBudget.err)")
   }
 
   @Test func timesPastTheEffectsLimitAreUsageErrorsNamingTheFlagAndLimit() {
@@ -124,6 +126,22 @@ struct ParticlesCommandTests {
     ])
     #expect(animation.status == 2 && animation.err.contains("--start"), "\(animation.err)")
     #expect(folderEntries(folder).isEmpty)
+  }
+
+  @Test func dumpIsTheRenderKernelsOutputForAnyThreadCount() throws {
+    var options = ParticlesOptions(effect: Self.effect())
+    let one = try ParticlesDumpCommand.dump(options, time: 1.6, json: false)
+    for threads in [2, 3, 8] {
+      options.threads = threads
+      #expect(try ParticlesDumpCommand.dump(options, time: 1.6, json: false) == one)
+    }
+    // Cells disabled at T are not drawn, so not dumped (they are still alive).
+    var effect = Self.effect()
+    var emitter = effect.emitter
+    emitter.emitterCells[0].emitterCells[0].isEnabled = false
+    effect = try Effect(emitter: emitter)
+    let hidden = try ParticlesDumpCommand.dump(ParticlesOptions(effect: effect), time: 1.6, json: false)
+    #expect(!hidden.contains("rocket.spark") && hidden.contains("rocket"))
   }
 
   @Test func tooManyStepsAreAUsageErrorNamingStep() {

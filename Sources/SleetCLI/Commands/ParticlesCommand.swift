@@ -22,7 +22,9 @@ struct ParticlesOptions {
       options.threads = threads
     }
     if let budget = try arguments.int("budget") {
-      guard budget >= 1 else { throw .usage("--budget: expected at least 1, got \(budget)") }
+      guard budget >= 1 && budget <= ParticleSystemConfiguration.maximumBudget else {
+        throw .usage("--budget: expected 1…\(ParticleSystemConfiguration.maximumBudget), got \(budget)")
+      }
       options.budget = budget
     }
     options.capsOldestFirst = try arguments.flag("cap")
@@ -33,12 +35,13 @@ struct ParticlesOptions {
     return options
   }
 
-  func makeSystem() throws(CommandError) -> ParticleSystem {
+  func makeSystem(computesIDs: Bool = false) throws(CommandError) -> ParticleSystem {
     do throws(ParticleSystemError) {
       return try ParticleSystem(
         effect: effect,
         configuration: .init(
-          budget: budget, overflowPolicy: capsOldestFirst ? .capOldestFirst : .reject, threads: threads))
+          budget: budget, overflowPolicy: capsOldestFirst ? .capOldestFirst : .reject, threads: threads,
+          computesAffines: false, computesIDs: computesIDs))
     } catch ParticleSystemError.invalidDefinition(let problem) {
       // Bad input (exit 2), naming the key path.
       throw .usage("--effect: \(problem)")
@@ -88,18 +91,23 @@ func loadEffect(_ nameOrPath: String) throws(CommandError) -> Effect {
 /// `sleet particles dump`: every live particle at one time.
 struct ParticlesDumpCommand: SleetCommand {
   static let path = ["particles", "dump"]
-  static let summary = "print every live particle of an effect at a time, sorted by id"
+  static let summary = "print every particle an effect draws at a time, sorted by id"
   static let help = """
     usage: sleet particles dump --effect NAME|FILE.json --time T [--seed N] [--step DT]
                                 [--threads N] [--budget N [--cap]] [--format csv|json]
 
     Simulates the effect to time T (seconds) on the layer's parent timeline
-    (emitter-local t = (T − beginTime)·speed + timeOffset) and prints every live
-    particle sorted by id, one per line (csv, with a header) or as a JSON array:
+    (emitter-local t = (T − beginTime)·speed + timeOffset), renders the frame
+    with the SIMD kernel on --threads threads, and prints every drawn particle
+    (particles of cells disabled at T are alive but not drawn) sorted by id,
+    one per line (csv, with a header) or as a JSON array:
       id,cell,birth,x,y,z,vx,vy,vz,scale,rotation,r,g,b,a
     id is the particle's stable 64-bit id, cell its cell's key path (e.g.
     rocket.spark; quoted as RFC 4180 requires), birth its birth time in local
-    time. Colours are clamped to [0, 1].
+    time. x, y, scale, rotation and the colour (clamped to [0, 1]) are the
+    rendered instance's; z (tracked, also when the layer flattens depth for
+    drawing), birth and velocity come from the particle's record. Times past
+    what the effect can simulate exactly are refused (exit 2).
 
     options:
       --effect NAME|FILE.json   a built-in preset or an effect file
@@ -134,10 +142,33 @@ struct ParticlesDumpCommand: SleetCommand {
 
   /// The dump of `options.effect` at `time`.
   static func dump(_ options: ParticlesOptions, time: Double, json: Bool) throws(CommandError) -> String {
-    let system = try options.makeSystem()
+    let system = try options.makeSystem(computesIDs: true)
     try checkSupported(time, by: system, flag: "--time")
     options.move(system, to: time)
-    return render(system.particles(), json: json)
+    return render(drawnParticles(system), json: json)
+  }
+
+  /// The particles `system` draws at its current time, sorted by id: the
+  /// render kernel's output (position, scale, rotation, colour) joined by id
+  /// with each particle's record (birth, velocity, tracked z).
+  static func drawnParticles(_ system: ParticleSystem) -> [ParticleSnapshot] {
+    var frame = ParticleFrame()
+    system.render(into: &frame)
+    var records: [UInt64: ParticleSnapshot] = [:]
+    for p in system.particles() { records[p.id] = p }
+    var drawn: [ParticleSnapshot] = []
+    drawn.reserveCapacity(frame.instances.count)
+    for (instance, id) in zip(frame.instances, frame.ids) {
+      guard var p = records[id] else { continue }
+      p.position.x = instance.x
+      p.position.y = instance.y
+      p.scale = instance.scale
+      p.rotation = instance.rotation
+      p.color = instance.color
+      drawn.append(p)
+    }
+    drawn.sort { $0.id < $1.id }
+    return drawn
   }
 
   static let columns = "id,cell,birth,x,y,z,vx,vy,vz,scale,rotation,r,g,b,a"

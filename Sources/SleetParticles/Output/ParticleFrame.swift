@@ -80,6 +80,11 @@ public struct ParticleFrame: Sendable {
   /// centred on the sprite, in points at scale 1 — to layer space:
   /// `scale(s) · rotate(rotation) · translate(x, y)` (row-vector order).
   public var affines: [AffineTransform2D] = []
+  /// Per instance (same index), the particle's stable id (``ParticleID``),
+  /// filled when ``ParticleSystemConfiguration/computesIDs`` is set (for a
+  /// renderer that tracks particles across frames, and `sleet particles
+  /// dump`); empty otherwise.
+  public var ids: [UInt64] = []
   /// Draw batches covering `instances` in order.
   public var batches: [DrawBatch] = []
   /// Sprite table: ``ParticleInstance/sprite`` indexes this.

@@ -3,12 +3,8 @@ import SleetMath
 /// Everything about a particle that is fixed at birth. Its state at any age a
 /// is the closed form of `semantics.md`:
 ///
-/// ```
-/// position(a) = p0 + v0·a + (½acc)·a²
-/// scale(a)    = s0 + scaleSpeed·a          (drawn as max(0, ·))
-/// rotation(a) = spin·a
-/// colour(a)   = c0 + colourSpeed·a         (clamped to [0, 1] when drawn)
-/// ```
+/// ``ClosedForm`` (position p0 + v0·a + ½acc·a², scale, rotation, colour);
+/// the accessors below evaluate it.
 ///
 /// A record is a pure function of (effect, seed, cell, birth index, parent
 /// record): ``BirthSampler`` computes it the same way on every path.
@@ -41,31 +37,30 @@ public struct BirthRecord: Hashable, Sendable {
     return age >= 0 && age < Double(lifetime)
   }
 
-  /// Position at age `a` (the closed form, scalar).
-  @inlinable
+  /// Position at age `a`: ``ClosedForm/position(_:_:_:age:ageSquared:)``.
   public func position(age a: Float) -> SIMD3<Float> {
-    position + velocity * a + halfAcceleration * (a * a)
+    ClosedForm.position(
+      position, velocity, halfAcceleration, age: SIMD3(repeating: a), ageSquared: SIMD3(repeating: a * a))
   }
 
-  /// Velocity at age `a`: v0 + acc·a.
-  @inlinable
+  /// Velocity at age `a`: v0 + acc·a (``ClosedForm/velocity(_:_:age:)``).
   public func velocity(age a: Float) -> SIMD3<Float> {
-    velocity + halfAcceleration * (2 * a)
+    ClosedForm.velocity(velocity, halfAcceleration, age: SIMD3(repeating: a))
   }
 
   /// Drawn scale at age `a`: max(0, s0 + scaleSpeed·a).
-  @inlinable
   public func scale(age a: Float) -> Float {
-    Swift.max(0, scale + scaleSpeed * a)
+    ClosedForm.scale(scale, scaleSpeed, age: a)
+  }
+
+  /// Rotation at age `a`: spin·a.
+  public func rotation(age a: Float) -> Float {
+    ClosedForm.rotation(spin, age: a)
   }
 
   /// Drawn colour at age `a`: c0 + speed·a clamped to [0, 1].
-  @inlinable
   public func color(age a: Float) -> SIMD4<Float> {
-    var c = color + colorSpeed * a
-    c.replace(with: 0, where: c .< 0)
-    c.replace(with: 1, where: c .> 1)
-    return c
+    ClosedForm.color(color, colorSpeed, age: SIMD4(repeating: a))
   }
 }
 

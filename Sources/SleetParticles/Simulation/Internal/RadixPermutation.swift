@@ -17,7 +17,10 @@ struct RadixPermutation {
   private var counts = [Int](repeating: 0, count: 256)
 
   /// Starts over with the identity permutation of `n` elements.
+  /// - Precondition: n ≤ `Int32.max` (a system's budget bounds its frames:
+  ///   ``ParticleSystemConfiguration/maximumBudget``).
   mutating func reset(count n: Int) {
+    precondition(n <= Int(Int32.max), "RadixPermutation indexes at most Int32.max elements")
     resize(&order, n)
     resize(&keys, n)
     resize(&scratchKeys, n)

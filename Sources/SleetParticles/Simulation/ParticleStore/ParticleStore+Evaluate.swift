@@ -67,38 +67,15 @@ extension ParticleStore {
     let now = SIMD8<Double>(repeating: t)
     let zero = SIMD8<Float>(repeating: 0)
     let one = SIMD8<Float>(repeating: 1)
-    let belowOne = SIMD8<Float>(repeating: 0x1.fffffep-1)
     var o = start
     for b in blocks {
       let p = UnsafeRawPointer(base + b * Self.blockBytes)
-      // The closed form, one formula per field, shared by both block paths
-      // so they give identical bits. (Nested and always inlined: as separate
-      // functions the lane-wise comparisons stop being vectorised.)
       @inline(__always) func slot(_ s: Int) -> SIMD8<Float> {
         p.load(fromByteOffset: s * 32, as: SIMD8<Float>.self)
       }
-      /// Coordinate `axis`: p0 + v0·a + h·(a·a).
+      /// Coordinate `axis` (``ClosedForm``).
       @inline(__always) func coordinate(_ axis: Int, _ a: SIMD8<Float>, _ aa: SIMD8<Float>) -> SIMD8<Float> {
-        slot(4 + axis) + slot(7 + axis) * a + slot(10 + axis) * aa
-      }
-      /// max(0, s0 + scaleSpeed·a).
-      @inline(__always) func scale(_ a: SIMD8<Float>) -> SIMD8<Float> {
-        var s = slot(13) + slot(14) * a
-        s.replace(with: zero, where: s .< zero)
-        return s
-      }
-      /// Colour component `k`: c0 + speed·a clamped to [0, 1].
-      @inline(__always) func color(_ k: Int, _ a: SIMD8<Float>) -> SIMD8<Float> {
-        var c = slot(16 + k) + slot(20 + k) * a
-        c.replace(with: zero, where: c .< zero)
-        c.replace(with: one, where: c .> one)
-        return c
-      }
-      /// min(a·(1/lifetime), 1 − 2⁻²⁴).
-      @inline(__always) func normalizedAge(_ a: SIMD8<Float>) -> SIMD8<Float> {
-        var n = a * slot(3)
-        n.replace(with: belowOne, where: n .> belowOne)
-        return n
+        ClosedForm.position(slot(4 + axis), slot(7 + axis), slot(10 + axis), age: a, ageSquared: aa)
       }
 
       let ageD = now - p.load(as: SIMD8<Double>.self)
@@ -120,14 +97,14 @@ extension ParticleStore {
       let x = coordinate(0, a, aa)
       let y = coordinate(1, a, aa)
       let z = coordinate(2, a, aa)
-      let s = scale(a)
+      let s = ClosedForm.scale(slot(13), slot(14), age: a)
       let drawnZ = target.flattensDepth ? zero : z
-      let rotation = slot(15) * a
-      let r = color(0, a)
-      let g = color(1, a)
-      let bl = color(2, a)
-      let al = color(3, a)
-      let normalized = normalizedAge(a)
+      let rotation = ClosedForm.rotation(slot(15), age: a)
+      let r = ClosedForm.color(slot(16), slot(20), age: a)
+      let g = ClosedForm.color(slot(17), slot(21), age: a)
+      let bl = ClosedForm.color(slot(18), slot(22), age: a)
+      let al = ClosedForm.color(slot(19), slot(23), age: a)
+      let normalized = ClosedForm.normalizedAge(age: a, inverseLifetime: slot(3))
       let (rx, ry, rw, rh) = (slot(24), slot(25), slot(26), slot(27))
       let sprite = p.load(fromByteOffset: 28 * 32, as: SIMD8<UInt32>.self)
       let cell = p.load(fromByteOffset: 29 * 32, as: SIMD8<UInt32>.self)
@@ -200,7 +177,7 @@ extension ParticleStore {
   // per half cost far less. Formulas and operation order are those of
   // ``evaluateNaive(_:at:flattensDepth:)``, so the bits are identical.
 
-  /// p0 + v0·a + h·(a·a) per axis, and max(0, s0 + scaleSpeed·a).
+  /// Position per axis and scale (``ClosedForm``).
   @inline(never)
   static func positionAndScale(
     _ p: UnsafeRawPointer, lanes: Int, age a: SIMD4<Float>
@@ -209,40 +186,34 @@ extension ParticleStore {
       p.load(fromByteOffset: s * 32 + lanes * 4, as: SIMD4<Float>.self)
     }
     let aa = a * a
-    let zero = SIMD4<Float>(repeating: 0)
-    var s = slot(13) + slot(14) * a
-    s.replace(with: zero, where: s .< zero)
     return (
-      slot(4) + slot(7) * a + slot(10) * aa, slot(5) + slot(8) * a + slot(11) * aa,
-      slot(6) + slot(9) * a + slot(12) * aa, s
+      ClosedForm.position(slot(4), slot(7), slot(10), age: a, ageSquared: aa),
+      ClosedForm.position(slot(5), slot(8), slot(11), age: a, ageSquared: aa),
+      ClosedForm.position(slot(6), slot(9), slot(12), age: a, ageSquared: aa),
+      ClosedForm.scale(slot(13), slot(14), age: a)
     )
   }
 
-  /// spin·a, and min(a·(1/lifetime), 1 − 2⁻²⁴).
+  /// Rotation and normalised age (``ClosedForm``).
   @inline(never)
   static func rotationAndAge(
     _ p: UnsafeRawPointer, lanes: Int, age a: SIMD4<Float>
   ) -> (SIMD4<Float>, SIMD4<Float>) {
-    let belowOne = SIMD4<Float>(repeating: 0x1.fffffep-1)
-    var n = a * p.load(fromByteOffset: 3 * 32 + lanes * 4, as: SIMD4<Float>.self)
-    n.replace(with: belowOne, where: n .> belowOne)
-    return (p.load(fromByteOffset: 15 * 32 + lanes * 4, as: SIMD4<Float>.self) * a, n)
+    @inline(__always) func slot(_ s: Int) -> SIMD4<Float> {
+      p.load(fromByteOffset: s * 32 + lanes * 4, as: SIMD4<Float>.self)
+    }
+    return (ClosedForm.rotation(slot(15), age: a), ClosedForm.normalizedAge(age: a, inverseLifetime: slot(3)))
   }
 
-  /// Colour c0 + speed·a clamped to [0, 1].
+  /// Colour (``ClosedForm``).
   @inline(never)
   static func clampedColors(
     _ p: UnsafeRawPointer, lanes: Int, age a: SIMD4<Float>
   ) -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
-    let zero = SIMD4<Float>(repeating: 0)
-    let one = SIMD4<Float>(repeating: 1)
     @inline(__always) func color(_ k: Int) -> SIMD4<Float> {
-      var c =
-        p.load(fromByteOffset: (16 + k) * 32 + lanes * 4, as: SIMD4<Float>.self)
-        + p.load(fromByteOffset: (20 + k) * 32 + lanes * 4, as: SIMD4<Float>.self) * a
-      c.replace(with: zero, where: c .< zero)
-      c.replace(with: one, where: c .> one)
-      return c
+      ClosedForm.color(
+        p.load(fromByteOffset: (16 + k) * 32 + lanes * 4, as: SIMD4<Float>.self),
+        p.load(fromByteOffset: (20 + k) * 32 + lanes * 4, as: SIMD4<Float>.self), age: a)
     }
     return (color(0), color(1), color(2), color(3))
   }
@@ -303,21 +274,15 @@ extension ParticleStore {
     return (evens.evenHalf, odds.evenHalf, evens.oddHalf, odds.oddHalf)
   }
 
-  /// The naive twin of the kernel for one record: the same formulas and
-  /// operation order, scalar.
+  /// The naive twin of the kernel for one record: the same ``ClosedForm``,
+  /// one particle at a time.
   static func evaluateNaive(_ r: BirthRecord, at t: Double, flattensDepth: Bool) -> ParticleInstance {
     let a = Float(t - r.birthTime)
-    let aa = a * a
-    let x = r.position.x + r.velocity.x * a + r.halfAcceleration.x * aa
-    let y = r.position.y + r.velocity.y * a + r.halfAcceleration.y * aa
-    let z = r.position.z + r.velocity.z * a + r.halfAcceleration.z * aa
-    let s = Swift.max(0, r.scale + r.scaleSpeed * a)
-    var c = r.color + r.colorSpeed * a
-    c.replace(with: 0, where: c .< 0)
-    c.replace(with: 1, where: c .> 1)
-    let normalizedAge = Swift.min(a * (1 / r.lifetime), 0x1.fffffep-1)
+    let p = r.position(age: a)
     return ParticleInstance(
-      x: x, y: y, z: flattensDepth ? 0 : z, scale: s, color: c, contentsRect: r.contentsRect,
-      rotation: r.spin * a, normalizedAge: normalizedAge, sprite: r.sprite, cell: r.cell)
+      x: p.x, y: p.y, z: flattensDepth ? 0 : p.z, scale: r.scale(age: a), color: r.color(age: a),
+      contentsRect: r.contentsRect, rotation: r.rotation(age: a),
+      normalizedAge: ClosedForm.normalizedAge(age: a, inverseLifetime: 1 / r.lifetime), sprite: r.sprite,
+      cell: r.cell)
   }
 }

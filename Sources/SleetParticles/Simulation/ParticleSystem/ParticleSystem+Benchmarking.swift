@@ -51,7 +51,7 @@ extension NaiveParticleSimulator {
       p.position = r.position(age: age)
       p.velocity = r.velocity(age: age)
       p.scale = r.scale + r.scaleSpeed * age
-      p.rotation = r.spin * age
+      p.rotation = r.rotation(age: age)
       p.color = r.color + r.colorSpeed * age
       objects.append(p)
     }

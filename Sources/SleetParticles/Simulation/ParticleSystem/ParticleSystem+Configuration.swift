@@ -16,8 +16,13 @@ public struct ParticleSystemConfiguration: Hashable, Sendable {
     case capOldestFirst
   }
 
-  /// The most live particles allowed. Default 4,000,000.
+  /// The most live particles allowed, at most ``maximumBudget``. Default
+  /// 4,000,000.
   public var budget: Int = 4_000_000
+  /// The largest budget a system accepts: 2³¹ − 1, so a frame's particles
+  /// can be indexed with 32-bit integers (the render-order sort keeps its
+  /// permutation as `Int32`, half the memory traffic of `Int`).
+  public static let maximumBudget = Int(Int32.max)
   /// What happens when the computed peak exceeds `budget`. Default `reject`.
   /// With ``OverflowPolicy/capOldestFirst``, seek and step agree only until
   /// capping first happens (see there).
@@ -30,16 +35,20 @@ public struct ParticleSystemConfiguration: Hashable, Sendable {
   public var chunkSize: Int = 16_384
   /// Whether ``ParticleFrame/affines`` is filled. Default true.
   public var computesAffines: Bool = true
+  /// Whether ``ParticleFrame/ids`` is filled (8 more bytes written per
+  /// particle). Default false.
+  public var computesIDs: Bool = false
 
   public init(
     budget: Int = 4_000_000, overflowPolicy: OverflowPolicy = .reject, threads: Int = 1,
-    chunkSize: Int = 16_384, computesAffines: Bool = true
+    chunkSize: Int = 16_384, computesAffines: Bool = true, computesIDs: Bool = false
   ) {
     self.budget = budget
     self.overflowPolicy = overflowPolicy
     self.threads = threads
     self.chunkSize = chunkSize
     self.computesAffines = computesAffines
+    self.computesIDs = computesIDs
   }
 }
 

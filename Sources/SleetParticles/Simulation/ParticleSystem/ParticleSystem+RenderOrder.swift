@@ -9,6 +9,7 @@ extension ParticleSystem {
     case .oldestLast:
       frame.instances.reverse()
       frame.affines.reverse()
+      frame.ids.reverse()
       return
     case .unordered, .additive:
       if tree.nodes.count <= 1 { return }
@@ -37,6 +38,11 @@ extension ParticleSystem {
       for j in 0..<n { scratchAffines[j] = frame.affines[Int(order[j])] }
       swap(&scratchAffines, &frame.affines)
     }
+    if !frame.ids.isEmpty {
+      // scratchIDs holds the evaluation order's ids and is free again.
+      for j in 0..<n { scratchIDs[j] = frame.ids[Int(order[j])] }
+      swap(&scratchIDs, &frame.ids)
+    }
   }
 
   /// Sets `array.count` to `n`, keeping its capacity (allocates only to grow).
@@ -55,5 +61,4 @@ extension ParticleSystem {
   static let blankInstance = ParticleInstance(
     x: 0, y: 0, z: 0, scale: 0, color: .zero, contentsRect: .zero, rotation: 0, normalizedAge: 0,
     sprite: 0, cell: 0)
-
 }

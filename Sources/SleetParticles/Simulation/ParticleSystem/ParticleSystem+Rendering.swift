@@ -15,12 +15,16 @@ extension ParticleSystem {
   ///   `unordered` when birth order is already id order, e.g. one cell).
   ///   No allocations once the buffers have grown.
   public func render(into frame: inout ParticleFrame) {
-    render(into: &frame, threads: configuration.threads, computesAffines: configuration.computesAffines)
+    render(
+      into: &frame, threads: configuration.threads, computesAffines: configuration.computesAffines,
+      computesIDs: configuration.computesIDs)
   }
 
   /// ``render(into:)`` with the configuration's thread count and affine
   /// switch overridden, so benchmarks can compare them on one live set.
-  package func render(into frame: inout ParticleFrame, threads: Int, computesAffines: Bool) {
+  package func render(
+    into frame: inout ParticleFrame, threads: Int, computesAffines: Bool, computesIDs: Bool = false
+  ) {
     precondition(threads > 0, "threads must be at least 1")
     let t = localTime ?? 0
     let segment = tree.segment(at: t)
@@ -49,6 +53,7 @@ extension ParticleSystem {
     case .unordered, .additive: needsSortKeys = tree.nodes.count > 1
     case .backToFront: needsSortKeys = true
     }
+    let writesIDs = needsSortKeys || computesIDs
     hidden.withUnsafeBufferPointer { hiddenBuffer in
       let hiddenPointer = anyHidden ? hiddenBuffer.baseAddress : nil
       let hiddenBox = UncheckedSendable(hiddenPointer)
@@ -95,7 +100,7 @@ extension ParticleSystem {
                 ids: ids.baseAddress ?? UnsafeMutablePointer(bitPattern: 64)!,
                 depths: depths.baseAddress ?? UnsafeMutablePointer(bitPattern: 64)!,
                 hidden: hiddenBox.value, flattensDepth: !layer.preservesDepth,
-                writesSortKeys: needsSortKeys)
+                writesSortKeys: writesIDs)
               if singlePass {
                 total = store.evaluate(blocks: 0..<blocks, at: t, into: target, start: 0)
                 return
@@ -114,6 +119,12 @@ extension ParticleSystem {
         Self.resize(&frame.affines, to: computesAffines ? total : 0, filler: .identity)
         Self.resize(&scratchIDs, to: total, filler: 0)
         Self.resize(&scratchDepths, to: total, filler: 0)
+      }
+      if computesIDs {
+        Self.resize(&frame.ids, to: total, filler: 0)
+        for i in 0..<total { frame.ids[i] = scratchIDs[i] }
+      } else {
+        frame.ids.removeAll(keepingCapacity: true)
       }
       applyOrder(layer.renderMode, to: &frame, count: total)
       if !anyHidden && localTime != nil { noteAlive(total, at: t) }

@@ -67,7 +67,9 @@ public final class ParticleSystem {
   ///   ``ParticleSystemError/tooManyCells(_:)`` beyond 255 cells.
   /// - Complexity: O(cells × (properties + segments)).
   public init(effect: Effect, configuration: ParticleSystemConfiguration = .init()) throws(ParticleSystemError) {
-    precondition(configuration.budget > 0, "the particle budget must be positive")
+    precondition(
+      configuration.budget > 0 && configuration.budget <= ParticleSystemConfiguration.maximumBudget,
+      "the particle budget must be in 1…ParticleSystemConfiguration.maximumBudget (2³¹ − 1)")
     precondition(configuration.threads > 0, "threads must be at least 1")
     precondition(configuration.chunkSize > 0, "chunkSize must be positive")
     do throws(KeyPathError) {
@@ -154,7 +156,7 @@ public final class ParticleSystem {
         ParticleSnapshot(
           id: r.id, cellPath: tree.nodes[Int(r.cell)].path, birthTime: r.birthTime, lifetime: r.lifetime,
           position: r.position(age: a), velocity: r.velocity(age: a), scale: r.scale(age: a),
-          rotation: r.spin * a, color: r.color(age: a)))
+          rotation: r.rotation(age: a), color: r.color(age: a)))
     }
     out.sort { $0.id < $1.id }
     return out
