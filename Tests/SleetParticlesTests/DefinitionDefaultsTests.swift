@@ -12,6 +12,27 @@ struct DefinitionDefaultsTests {
     #expect(c.speed == 1 && c.duration == 0 && c.emitterCells.isEmpty)
   }
 
+  /// The sampling filters: Core Animation's names, `linear`/`linear`/0 by
+  /// default, typed as `SpriteSampling`; a frame without a table means linear.
+  @Test func samplingFiltersByTheirCoreAnimationNames() throws {
+    var c = EmitterCell()
+    #expect(c.magnificationFilter == "linear" && c.minificationFilter == "linear" && c.minificationFilterBias == 0)
+    #expect(c.sampling == .linear && SpriteSampling() == .linear)
+    #expect(EmitterCell.filterNames == ["linear", "nearest", "trilinear"])
+    c.sampling = SpriteSampling(
+      magnificationFilter: .nearest, minificationFilter: .trilinear, minificationFilterBias: -1)
+    #expect(c.magnificationFilter == "nearest" && c.minificationFilter == "trilinear" && c.minificationFilterBias == -1)
+    c.minificationFilter = "nearest"
+    #expect(c.sampling.minificationFilter == .nearest)
+    #expect(ParticleFrame().spriteSampling.isEmpty)
+    // Unknown names are rejected naming the field, in files and in code.
+    #expect(
+      formatError(#"{"format": 1, "emitterCells": [{"minificationFilter": "cubic"}]}"#)
+        == "emitterCells[0].minificationFilter: expected one of linear, nearest, trilinear, got 'cubic'")
+    c.magnificationFilter = "Nearest"
+    #expect(throws: KeyPathError.self) { try Emitter(emitterCells: [c]).validate() }
+  }
+
   @Test func emitterDefaults() {
     let e = Emitter()
     #expect(e.birthRate == 1 && e.lifetime == 1 && e.velocity == 1 && e.scale == 1 && e.spin == 1)

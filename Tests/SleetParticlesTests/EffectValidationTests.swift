@@ -69,8 +69,12 @@ struct EffectValidationTests {
       _ = try Effect(emitter: emitter, changes: [PropertyChange(time: 1, keyPath: keyPath, value: 2)])
       Issue.record("\(keyPath) accepted")
     } catch {
-      #expect(error.keyPath == keyPath)
-      #expect(error.reason.contains("cannot change over time"), "\(error)")
+      guard case .invalidChange(index: 0, field: .keyPath, let reason) = error else {
+        Issue.record("unexpected \(error)")
+        return
+      }
+      #expect(reason.hasPrefix("'\(keyPath)': "), "\(reason)")
+      #expect(reason.contains("cannot change over time"), "\(error)")
     }
     let json =
       #"{"format": 1, "emitterCells": [{"name": "c"}], "changes": [{"time": 1, "keyPath": "\#(keyPath)", "value": 2}]}"#
@@ -104,6 +108,76 @@ struct EffectValidationTests {
     let message = formatError(##"{"format": 1, "emitterCells": [{"name": "#1"}]}"##)
     #expect(message?.hasPrefix("emitterCells[0].name: a cell name must not start with '#'") == true, "\(message ?? "")")
     #expect(throws: Never.self) { try Emitter(emitterCells: [testCell("a#")]).validate() }
+  }
+
+  /// Issue 8 item 7: a change time built in code is checked like a file's,
+  /// before the changes are sorted (a NaN would make the order undefined).
+  /// The error names the change by its index in the list as given.
+  @Test(arguments: [
+    (Double.nan, "must be finite, got nan"), (.infinity, "must be finite, got inf"),
+    (-.infinity, "must be finite, got -inf"), (-1, "must be ≥ 0, got -1"),
+  ])
+  func codeBuiltChangeTimesMustBeFiniteAndNonNegative(time: Double, reason: String) {
+    let emitter = Emitter(emitterCells: [testCell("c")])
+    let changes = [
+      PropertyChange(time: 1, keyPath: "birthRate", value: 2),
+      PropertyChange(time: time, keyPath: "emitterCells.c.birthRate", value: 3),
+    ]
+    #expect(throws: EffectValidationError.invalidChange(index: 1, field: .time, reason: reason)) {
+      try Effect(emitter: emitter, changes: changes)
+    }
+    #expect(
+      EffectValidationError.invalidChange(index: 1, field: .time, reason: reason).description
+        == "changes[1].time: \(reason)")
+    // A file cannot spell NaN, but the same check reports a negative time with the same words.
+    let json =
+      #"{"format": 1, "emitterCells": [{"name": "c"}], "changes": [{"time": 1, "keyPath": "birthRate", "value": 2}, "#
+      + #"{"time": -1, "keyPath": "emitterCells.c.birthRate", "value": 3}]}"#
+    #expect(formatError(json) == "changes[1].time: must be ≥ 0, got -1")
+  }
+
+  /// The Swift API's check of a whole effect: values, names and the cell limit.
+  @Test func validateChecksTheDefinitionAndTheCellLimit() throws {
+    #expect(Effect.maximumCells == 255)
+    #expect(throws: Never.self) { try testEffect((0..<255).map { testCell("c\($0)") }).validate() }
+    #expect(throws: EffectValidationError.tooManyCells(300)) {
+      try testEffect((0..<300).map { testCell("c\($0)") }).validate()
+    }
+    // Sub-cells count: 1 + 255.
+    let parent = testCell("p") { $0.emitterCells = (0..<255).map { testCell("c\($0)") } }
+    #expect(testEffect([parent]).emitter.cellCount == 256)
+    #expect(throws: EffectValidationError.tooManyCells(256)) { try testEffect([parent]).validate() }
+    #expect(
+      EffectValidationError.tooManyCells(256).description
+        == "the effect has 256 cells (sub-cells included); at most 255 are supported")
+    let notANumber = testEffect([testCell("c", lifetime: .nan)])
+    #expect(
+      throws: EffectValidationError.invalidDefinition(
+        KeyPathError(keyPath: "emitterCells.c.lifetime", reason: "must be finite, got nan"))
+    ) { try notANumber.validate() }
+    // Sprite names: checked unless a renderer's library resolves them.
+    let custom = testEffect([testCell("s") { $0.contents = SpriteReference("square") }])
+    #expect(throws: EffectValidationError.self) { try custom.validate() }
+    #expect(throws: Never.self) { try custom.validate(includingSprites: false) }
+  }
+
+  /// Issue 8 item 7: the cell limit is part of the shared validation, so an
+  /// effect file with 300 cells is rejected where it is read (as `sleet
+  /// validate` reads it), naming `emitterCells`.
+  @Test func effectFilesWithMoreThan255CellsAreRejected() throws {
+    func cells(_ count: Int) -> String {
+      (0..<count).map { "{\"name\": \"c\($0)\"}" }.joined(separator: ", ")
+    }
+    func file(_ cellList: String) -> String { "{\"format\": 1, \"emitterCells\": [\(cellList)]}" }
+    #expect(formatError(file(cells(255))) == nil)
+    let message = try #require(formatError(file(cells(300))))
+    #expect(message.hasPrefix("emitterCells: the effect has 300 cells"), "\(message)")
+    // Sub-cells count too: 1 + 255 = 256.
+    let nested = file("{\"name\": \"p\", \"emitterCells\": [\(cells(255))]}")
+    #expect(formatError(nested)?.hasPrefix("emitterCells: the effect has 256 cells") == true)
+    // Codable reads the same way.
+    #expect(throws: DecodingError.self) { try JSONDecoder().decode(Effect.self, from: Data(file(cells(300)).utf8)) }
+    #expect(throws: Never.self) { try JSONDecoder().decode(Effect.self, from: Data(file(cells(255)).utf8)) }
   }
 
   /// A missing resource folder is reported, not turned into "no presets".

@@ -227,8 +227,9 @@ struct KeyPathTests {
     // Equal times apply in the given order: the last one wins.
     #expect(effect.emitter(at: 2).cell(named: ["snow"])?.birthRate == 3)
     #expect(
-      throws: KeyPathError(
-        keyPath: "emitterCells.rain.birthRate", reason: "no cell named 'rain' in emitterCells (cells: rocket, snow)")
+      throws: EffectValidationError.invalidChange(
+        index: 0, field: .keyPath,
+        reason: "'emitterCells.rain.birthRate': no cell named 'rain' in emitterCells (cells: rocket, snow)")
     ) {
       try Effect(
         emitter: fireworksLike(), changes: [PropertyChange(time: 0, keyPath: "emitterCells.rain.birthRate", value: 0)])

@@ -8,8 +8,9 @@ struct ValidateCommand: SleetCommand {
     usage: sleet validate FILE.json
 
     Reads the effect file as every command does (strictly: unknown keys,
-    wrong types, non-finite or negative rates, sizes, lifetimes and durations,
-    unknown key paths and missing fields are errors) and prints
+    wrong types, non-finite or negative rates, sizes, lifetimes, durations and
+    change times, unknown key paths, missing fields and more than 255 cells
+    are errors) and prints
       ok: N cells, M changes
     or the first error with its JSON path, e.g.
       emitterCells[0].birthRate: must be ≥ 0, got -3
@@ -25,7 +26,7 @@ struct ValidateCommand: SleetCommand {
     } catch {
       throw .usage("\(file): \(error)")
     }
-    let cells = effect.emitter.emitterCells.reduce(0) { $0 + $1.subtreeCount }
+    let cells = effect.emitter.cellCount
     let changes = effect.changes.count
     output.print("ok: \(cells) \(cells == 1 ? "cell" : "cells"), \(changes) \(changes == 1 ? "change" : "changes")")
   }

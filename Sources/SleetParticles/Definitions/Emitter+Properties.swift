@@ -45,8 +45,9 @@ extension Emitter {
 }
 
 extension EmitterCell {
-  /// The sampling filter names Core Animation knows (`kCAFilterLinear`, …).
-  public static let filterNames = ["linear", "nearest", "trilinear"]
+  /// The sampling filter names Core Animation knows (`kCAFilterLinear`, …):
+  /// the raw values of ``SamplingFilter``.
+  public static let filterNames = SamplingFilter.allCases.map(\.rawValue)
 
   /// Every cell property that key paths and effect files can name, in the
   /// order effect files list them (`name` and `emitterCells` are handled

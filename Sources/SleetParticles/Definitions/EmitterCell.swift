@@ -70,10 +70,42 @@ public struct EmitterCell: Hashable, Sendable {
   /// Sprite pixels per point. Default 1.
   public var contentsScale: Float = 1
   /// Sampling filters by their Core Animation names (`linear`, `nearest`,
-  /// `trilinear`). Default `linear`, `linear`, bias 0.
+  /// `trilinear`; ``SamplingFilter``'s raw values), as `CAEmitterCell` takes
+  /// them. Default `linear`, `linear`, bias 0. Other names are rejected by
+  /// validation, key paths and effect files. See ``sampling``.
   public var magnificationFilter: String = "linear"
   public var minificationFilter: String = "linear"
+  /// Added to the level of detail when choosing mip levels (trilinear
+  /// minification). Default 0.
   public var minificationFilterBias: Float = 0
+
+  /// The three sampling properties, typed: what a renderer receives in
+  /// ``ParticleFrame/spriteSampling``. Setting it sets the filter names.
+  ///
+  ///     cell.sampling = SpriteSampling(magnificationFilter: .nearest)   // pixel art
+  ///
+  /// - Precondition (get): both filter names are ``SamplingFilter`` names
+  ///   (true of every cell that passed `Emitter.validate()`).
+  /// - Complexity: O(1).
+  public var sampling: SpriteSampling {
+    get {
+      guard let magnification = SamplingFilter(rawValue: magnificationFilter),
+        let minification = SamplingFilter(rawValue: minificationFilter)
+      else {
+        preconditionFailure(
+          "EmitterCell.sampling: unknown filter name in '\(magnificationFilter)', '\(minificationFilter)' "
+            + "(expected \(EmitterCell.filterNames.joined(separator: ", ")); validate the emitter first)")
+      }
+      return SpriteSampling(
+        magnificationFilter: magnification, minificationFilter: minification,
+        minificationFilterBias: minificationFilterBias)
+    }
+    set {
+      magnificationFilter = newValue.magnificationFilter.rawValue
+      minificationFilter = newValue.minificationFilter.rawValue
+      minificationFilterBias = newValue.minificationFilterBias
+    }
+  }
 
   /// Sub-cells: every live particle of this cell emits each of them.
   public var emitterCells: [EmitterCell] = []

@@ -40,22 +40,12 @@ extension Effect: Codable {
     let emitter = try Emitter(decodingPropertiesFrom: container)
     let parameters = try Effect.decodeParameters(from: container, emitter: emitter)
     let changes = try container.decodeIfPresent([PropertyChange].self, forKey: "changes") ?? []
-    do throws(EffectFormatError) {
-      for (i, change) in changes.enumerated() {
-        let keyPath = try EffectDecoder.keyPath(change.keyPath, emitter: emitter, path: "changes[\(i)].keyPath")
-        if let problem = Effect.timedChangeProblem(keyPath) {
-          throw EffectFormatError(path: "changes[\(i)].keyPath", reason: "'\(keyPath)': \(problem)")
-        }
-      }
-      try EffectDecoder.checkValues(of: changes, on: emitter)
-    } catch {
-      throw DecodingError.invalidField(error, below: container.codingPath, checkedAs: "")
-    }
-    do throws(KeyPathError) {
+    // The shared checks, as in `Effect(json:)`: the cell limit, then the changes.
+    do throws(EffectValidationError) {
+      try Effect.validateDefinition(emitter, includingSprites: true)
       try self.init(emitter: emitter, changes: changes, parameters: parameters, summary: summary)
     } catch {
-      // Unreachable in practice: every change was applied above already.
-      throw DecodingError.invalidField(at: container.codingPath + [EffectCodingKey("changes")], error.description)
+      throw DecodingError.invalidField(EffectFormatError(error), below: container.codingPath, checkedAs: "")
     }
   }
 
@@ -146,7 +136,7 @@ extension PropertyChange: Codable {
     let time = try container.decode(Double.self, forKey: "time")
     let keyPath = try container.decode(String.self, forKey: "keyPath")
     do throws(EffectFormatError) {
-      try EffectDecoder.checkChangeTime(time, path: "time")
+      if let problem = PropertyChange.timeProblem(time) { throw EffectFormatError(path: "time", reason: problem) }
       _ = try EffectDecoder.keyPath(keyPath, emitter: nil, path: "keyPath")
     } catch {
       throw DecodingError.invalidField(error, below: container.codingPath, checkedAs: "")

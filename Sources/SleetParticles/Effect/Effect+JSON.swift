@@ -125,6 +125,13 @@ enum EffectDecoder {
         try set(d, of: &emitter, to: member.value, path: path)
       }
     }
+    // The shared check (every value was checked where it was read, so what
+    // it adds for a file is the cell limit).
+    do throws(EffectValidationError) {
+      try Effect.validateDefinition(emitter, includingSprites: true)
+    } catch {
+      throw EffectFormatError(error)
+    }
 
     let parameters =
       try fields["parameters"].map { v throws(EffectFormatError) in
@@ -134,11 +141,12 @@ enum EffectDecoder {
       try fields["changes"].map { v throws(EffectFormatError) in
         try self.changes(v, emitter: emitter)
       } ?? []
-    do throws(KeyPathError) {
+    do throws(EffectValidationError) {
+      // Checks the changes' values (their times and key paths were checked
+      // as they were read).
       return try Effect(emitter: emitter, changes: changes, parameters: parameters, summary: summary)
     } catch {
-      // Unreachable in practice: every change was applied above already.
-      throw EffectFormatError(path: "changes", reason: error.description)
+      throw EffectFormatError(error)
     }
   }
 
@@ -318,11 +326,6 @@ enum EffectDecoder {
       : EmitterCell.propertiesByName[keyPath.property]!.kind
   }
 
-  /// Parses a key path and checks that it names an existing cell.
-  static func keyPath(_ v: JSONValue, emitter: Emitter, path: String) throws(EffectFormatError) -> Emitter.KeyPath {
-    try keyPath(try string(v, path: path), emitter: emitter, path: path)
-  }
-
   /// Parses a key path and, given an emitter, checks that it names an existing cell.
   static func keyPath(_ text: String, emitter: Emitter?, path: String) throws(EffectFormatError) -> Emitter.KeyPath {
     do throws(KeyPathError) {
@@ -331,27 +334,6 @@ enum EffectDecoder {
       return keyPath
     } catch {
       throw EffectFormatError(path: path, reason: "'\(text)': \(error.reason)")
-    }
-  }
-
-  /// A change time must be a finite number ≥ 0.
-  static func checkChangeTime(_ time: Double, path: String) throws(EffectFormatError) {
-    guard time.isFinite else { throw EffectFormatError(path: path, reason: "must be finite, got \(time)") }
-    guard time >= 0 else { throw EffectFormatError(path: path, reason: "must be ≥ 0, got \(formatNumber(time))") }
-  }
-
-  /// Applies `changes` in the order `Effect` will (by time, ties in list
-  /// order), so that each value is checked against the emitter as it is at
-  /// that moment; an error names `changes[i].value`.
-  static func checkValues(of changes: [PropertyChange], on emitter: Emitter) throws(EffectFormatError) {
-    var probe = emitter
-    let order = changes.indices.sorted { (changes[$0].time, $0) < (changes[$1].time, $1) }
-    for i in order {
-      do throws(KeyPathError) {
-        try probe.setValue(changes[i].value, forKeyPath: changes[i].keyPath)
-      } catch {
-        throw EffectFormatError(path: "changes[\(i)].value", reason: error.reason)
-      }
     }
   }
 
@@ -366,11 +348,14 @@ enum EffectDecoder {
       let fields = try uniqueFields(members, path: path)
       try checkKeys(members, allowed: changeKeys, path: path)
       let time = try finiteDouble(try required(fields, "time", path: path), path: "\(path).time")
-      try checkChangeTime(time, path: "\(path).time")
-      let keyPath = try self.keyPath(
-        try required(fields, "keyPath", path: path), emitter: emitter, path: "\(path).keyPath")
-      if let problem = Effect.timedChangeProblem(keyPath) {
-        throw EffectFormatError(path: "\(path).keyPath", reason: "'\(keyPath)': \(problem)")
+      let text = try string(try required(fields, "keyPath", path: path), path: "\(path).keyPath")
+      // The shared check of a change's time and key path, here so that the
+      // value below can be read as the property's kind.
+      let keyPath: Emitter.KeyPath
+      do throws(EffectValidationError) {
+        keyPath = try Effect.checkedKeyPath(text, time: time, index: i, on: emitter)
+      } catch {
+        throw EffectFormatError(error)
       }
       // Change values stay `Double` (exact in both directions); the property
       // converts them when the change is applied.
@@ -379,7 +364,6 @@ enum EffectDecoder {
         path: "\(path).value")
       result.append(PropertyChange(time: time, keyPath: keyPath.description, value: value))
     }
-    try checkValues(of: result, on: emitter)
     return result
   }
 

@@ -65,33 +65,32 @@ public struct Effect: Hashable, Sendable {
   /// A one-line description (effect files' `summary`). Not used by the simulation.
   public var summary: String?
 
-  /// Creates an effect, validating every change's key path and value against
-  /// the emitter (unknown cell names and properties are errors naming the
-  /// path; so are timed changes of timing properties, which the simulation
-  /// reads at time 0 only: layer and cell `beginTime`, `duration`, `speed`,
-  /// `timeOffset`).
-  /// Changes are sorted by time (stably), parameters by name.
-  /// - Complexity: O(changes × log changes + parameters × log parameters).
+  /// Creates an effect, validating every change against the emitter (see
+  /// ``checkedChanges(_:on:)``, the check effect files get too): a time
+  /// that is finite and ≥ 0, a key path that names an existing cell and
+  /// property (unknown names are errors naming the path) and is not a timing
+  /// property — the simulation reads layer and cell `beginTime`, `duration`,
+  /// `speed`, `timeOffset` and the layer's `seed` at time 0 only — and a
+  /// value the property takes. Times are checked before anything is sorted.
+  /// Changes are then sorted by time (stably), parameters by name.
+  ///
+  /// The emitter itself is not checked here (a definition may be built up in
+  /// steps); ``validate(includingSprites:)`` checks it and the cell limit,
+  /// and `ParticleSystem` calls it.
+  /// - Throws: ``EffectValidationError/invalidChange(index:field:reason:)``
+  ///   naming the change (its index in `changes` as given) and the field.
+  /// - Complexity: O(changes × (log changes + depth × siblings)
+  ///   + parameters × log parameters).
   public init(
     emitter: Emitter, changes: [PropertyChange] = [], parameters: [EffectParameter] = [],
     summary: String? = nil
-  ) throws(KeyPathError) {
+  ) throws(EffectValidationError) {
+    self.changes = try Effect.checkedChanges(changes, on: emitter)
     self.emitter = emitter
     self.parameters = parameters.enumerated()
       .sorted { ($0.element.name, $0.offset) < ($1.element.name, $1.offset) }
       .map(\.element)
     self.summary = summary
-    // Stable sort: equal times keep their given order.
-    self.changes = changes.enumerated()
-      .sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
-      .map(\.element)
-    var probe = emitter
-    for change in self.changes {
-      try probe.setValue(change.value, forKeyPath: change.keyPath)
-      if let problem = Effect.timedChangeProblem(try Emitter.KeyPath(change.keyPath)) {
-        throw KeyPathError(keyPath: change.keyPath, reason: problem)
-      }
-    }
   }
 
   /// Why `keyPath` cannot be the target of a timed change, or nil. The

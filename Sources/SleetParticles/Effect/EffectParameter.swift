@@ -87,11 +87,11 @@ extension Effect {
         }
       }
     }
-    do throws(KeyPathError) {
+    do throws(EffectValidationError) {
       return try Effect(
         emitter: result.emitter, changes: result.changes, parameters: result.parameters, summary: result.summary)
     } catch {
-      throw EffectFormatError(path: "changes", reason: error.description)
+      throw EffectFormatError(error)
     }
   }
 }

@@ -56,6 +56,46 @@ public enum BlendMode: String, Hashable, Sendable {
   case additive
 }
 
+/// A texture sampling filter, by its Core Animation name (`kCAFilterLinear`,
+/// `kCAFilterNearest`, `kCAFilterTrilinear`), as `CAEmitterCell`'s
+/// `magnificationFilter` and `minificationFilter` take it.
+public enum SamplingFilter: String, Hashable, Sendable, CaseIterable {
+  /// Bilinear interpolation of the four nearest texels.
+  case linear
+  /// The nearest texel (point sampling): hard texel edges when magnified.
+  case nearest
+  /// Bilinear within, and linear between, the two nearest mip levels. A
+  /// renderer without mip levels samples as `linear` (SleetPreview does;
+  /// docs/rendering.md).
+  case trilinear
+}
+
+/// How a sprite-table entry is sampled: `CAEmitterCell`'s
+/// `magnificationFilter`, `minificationFilter` and `minificationFilterBias`.
+///
+/// The magnification filter applies where the sprite is drawn larger than its
+/// pixels (a texel covers at least a pixel), the minification filter where it
+/// is drawn smaller; the bias is added to the level of detail
+/// λ = log₂(texels per pixel) when choosing mip levels (trilinear only).
+public struct SpriteSampling: Hashable, Sendable {
+  public var magnificationFilter: SamplingFilter
+  public var minificationFilter: SamplingFilter
+  public var minificationFilterBias: Float
+
+  /// Default: Core Animation's (GNUstep's) `linear`, `linear`, bias 0.
+  public init(
+    magnificationFilter: SamplingFilter = .linear, minificationFilter: SamplingFilter = .linear,
+    minificationFilterBias: Float = 0
+  ) {
+    self.magnificationFilter = magnificationFilter
+    self.minificationFilter = minificationFilter
+    self.minificationFilterBias = minificationFilterBias
+  }
+
+  /// Linear both ways, bias 0: what a frame without a sampling table means.
+  public static let linear = SpriteSampling()
+}
+
 /// A contiguous range of ``ParticleFrame/instances`` drawn with one blend mode.
 public struct DrawBatch: Hashable, Sendable {
   public var range: Range<Int>
@@ -97,6 +137,12 @@ public struct ParticleFrame: Sendable {
   /// entries. The ``affines`` do not include it: they place a sprite-local
   /// point space whose unit is the sprite's point.
   public var spriteContentsScales: [Float] = []
+  /// Per sprite-table entry (same index as ``sprites``), how the sprite is
+  /// sampled: the cells' `magnificationFilter`, `minificationFilter` and
+  /// `minificationFilterBias`. Cells that draw one image with different
+  /// sampling get different entries. An entry missing here (the table is
+  /// empty or shorter than ``sprites``) means ``SpriteSampling/linear``.
+  public var spriteSampling: [SpriteSampling] = []
   /// Cell table: ``ParticleInstance/cell`` indexes this; each entry is the
   /// cell's key path without the `emitterCells.` prefixes, e.g. `rocket.spark`.
   public var cellPaths: [String] = []

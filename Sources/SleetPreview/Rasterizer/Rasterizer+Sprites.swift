@@ -11,10 +11,23 @@ extension Rasterizer {
   ///
   /// ```
   /// texel = ((cx + cw/2 + u/pointSize.x) · W, (cy + ch/2 + v/pointSize.y) · H)
-  /// s     = bilinear(sprite, texel) ⊙ (r·a, g·a, b·a, a)          (tint)
+  /// s     = sample(sprite, texel) ⊙ (r·a, g·a, b·a, a)            (tint)
   /// sourceOver:  d ← s + d·(1 − s.a)
   /// additive:    d ← s + d            (no clamping; clamped only on output)
   /// ```
+  ///
+  /// `sample` follows the draw's ``SpriteDraw/sampling``. With ρ the texels
+  /// per pixel, the larger length of the pixel-to-texel map's two columns,
+  ///
+  /// ```
+  /// ρ = max(‖(∂tx/∂px, ∂ty/∂px)‖, ‖(∂tx/∂py, ∂ty/∂py)‖)      (constant per draw)
+  /// filter = ρ ≤ 1 + 2⁻¹⁶ ? magnificationFilter : minificationFilter
+  /// ```
+  ///
+  /// (the tolerance keeps a sprite that is only rotated at magnification);
+  /// `nearest` takes texel (⌊tx⌋, ⌊ty⌋), `linear` is bilinear, and
+  /// `trilinear` is bilinear too: sprites have no mip levels, so the bias
+  /// has nothing to choose between (docs/rendering.md).
   ///
   /// Draws with a singular or non-finite transform, or a tint alpha ≤ 0, draw
   /// nothing.
@@ -136,10 +149,12 @@ extension Rasterizer {
     let v = px * d.ib + rowV
     // Written so that NaN fails the test and draws nothing.
     guard u >= -d.halfWidth, u < d.halfWidth, v >= -d.halfHeight, v < d.halfHeight else { return }
+    let tx = u * d.texelScaleX + d.texelOffsetX
+    let ty = v * d.texelScaleY + d.texelOffsetY
     let s =
-      _sampleBilinear(
-        d.texture, width: d.textureWidth, height: d.textureHeight,
-        x: u * d.texelScaleX + d.texelOffsetX, y: v * d.texelScaleY + d.texelOffsetY) * d.tint
+      (d.isNearest
+        ? _sampleNearest(d.texture, width: d.textureWidth, height: d.textureHeight, x: tx, y: ty)
+        : _sampleBilinear(d.texture, width: d.textureWidth, height: d.textureHeight, x: tx, y: ty)) * d.tint
     if d.isAdditive {
       pixel = s + pixel
     } else {
@@ -179,6 +194,8 @@ internal struct _PreparedSprite {
   // Pixel box, clipped to the image: x0..<x1, y0..<y1.
   var x0: Int, x1: Int, y0: Int, y1: Int
   var isAdditive: Bool
+  /// Point sampling instead of bilinear (the filter the draw's scale selects is `nearest`).
+  var isNearest: Bool
 
   /// Nil when the draw cannot touch the image.
   /// Invariant: the returned texture pointer is valid while `sprite` is alive.
@@ -212,6 +229,7 @@ internal struct _PreparedSprite {
     textureWidth = sprite.image.width
     textureHeight = sprite.image.height
     isAdditive = draw.blendMode == .additive
+    isNearest = Self.filter(draw.sampling, ia: ia, ib: ib, ic: ic, id: id, sprite: sprite) == .nearest
 
     // Bounding box of the four corners, in pixels (unrolled: no allocation).
     let p0 = t.applying(to: SIMD2(-hw, -hh)), p1 = t.applying(to: SIMD2(hw, -hh))
@@ -226,5 +244,23 @@ internal struct _PreparedSprite {
     y0 = Int(Swift.max(0, Swift.min(Float(height), minY.rounded(.down))))
     y1 = Int(Swift.max(0, Swift.min(Float(height), maxY.rounded(.up))))
     guard x0 < x1, y0 < y1 else { return nil }
+  }
+
+  /// The filter that applies to a draw whose pixel → sprite-local map has the
+  /// linear part (ia, ib; ic, id): magnification when at most one texel maps
+  /// to a pixel along either pixel axis (ρ ≤ 1 + 2⁻¹⁶), else minification;
+  /// `trilinear` falls back to `linear` (no mip levels).
+  /// - Complexity: O(1).
+  static func filter(
+    _ sampling: SpriteSampling, ia: Double, ib: Double, ic: Double, id: Double, sprite: Sprite
+  ) -> SamplingFilter {
+    let sx = Double(sprite.image.width) / Double(sprite.pointSize.x)
+    let sy = Double(sprite.image.height) / Double(sprite.pointSize.y)
+    let alongX = ((ia * sx) * (ia * sx) + (ib * sy) * (ib * sy)).squareRoot()
+    let alongY = ((ic * sx) * (ic * sx) + (id * sy) * (id * sy)).squareRoot()
+    let texelsPerPixel = Swift.max(alongX, alongY)
+    let filter =
+      texelsPerPixel <= 1 + 0x1p-16 ? sampling.magnificationFilter : sampling.minificationFilter
+    return filter == .trilinear ? .linear : filter
   }
 }

@@ -87,6 +87,29 @@ extension Rasterizer {
   }
 }
 
+extension Rasterizer {
+  /// Nearest-texel (point) sample of a texture at texel-space point (x, y),
+  /// clamp-to-edge addressing: texel (⌊x⌋, ⌊y⌋), each index clamped to the
+  /// texture. A point on a texel edge takes the texel to its right (below).
+  ///
+  /// Postcondition: the result is one texel, unchanged. Invariant: `width ≥ 1`,
+  /// `height ≥ 1`, `x` and `y` finite; `base` points at `width·height`
+  /// initialised pixels.
+  @inline(__always)
+  internal static func _sampleNearest(
+    _ base: UnsafePointer<SIMD4<Float>>, width: Int, height: Int, x: Float, y: Float
+  ) -> SIMD4<Float> {
+    // Clamp before converting so that far-away points cannot overflow Int;
+    // after the clamp x, y ≥ 0, so truncation is ⌊·⌋.
+    var i = Int(Swift.min(Swift.max(x, 0), Float(width)))
+    var j = Int(Swift.min(Swift.max(y, 0), Float(height)))
+    if i >= width { i = width &- 1 }
+    if j >= height { j = height &- 1 }
+    // Safe: 0 ≤ j < height and 0 ≤ i < width.
+    return base[j &* width &+ i]
+  }
+}
+
 /// A pointer (or buffer) that parallel bands share. Safe to mark Sendable
 /// where used: bands only read the shared inputs, each band writes only its own
 /// rows of the target, and everything outlives the parallel loop.

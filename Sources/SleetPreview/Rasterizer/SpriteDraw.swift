@@ -17,16 +17,20 @@ public struct SpriteDraw: Sendable {
   public var tint: SIMD4<Float>
   /// How the sprite composites.
   public var blendMode: BlendMode
+  /// How the sprite is sampled (see ``Rasterizer/drawSprites(_:sprites:into:options:)``).
+  public var sampling: SpriteSampling
 
   public init(
     transform: AffineTransform2D, sprite: Int, contentsRect: SIMD4<Float> = SIMD4(0, 0, 1, 1),
-    tint: SIMD4<Float> = SIMD4(1, 1, 1, 1), blendMode: BlendMode = .sourceOver
+    tint: SIMD4<Float> = SIMD4(1, 1, 1, 1), blendMode: BlendMode = .sourceOver,
+    sampling: SpriteSampling = .linear
   ) {
     self.transform = transform
     self.sprite = sprite
     self.contentsRect = contentsRect
     self.tint = tint
     self.blendMode = blendMode
+    self.sampling = sampling
   }
 }
 

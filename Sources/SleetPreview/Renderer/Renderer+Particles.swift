@@ -17,7 +17,9 @@ extension Renderer {
   /// `color` (straight alpha); the sprite is `frame.sprites[instance.sprite]`
   /// resolved through `sprites`, its point size divided by the cell's
   /// `frame.spriteContentsScales[instance.sprite]` (a frame without that
-  /// table, built by hand, draws sprites at their own size). Instances without contents
+  /// table, built by hand, draws sprites at their own size) and sampled as
+  /// `frame.spriteSampling[instance.sprite]` says (linear when the table has
+  /// no entry for it). Instances without contents
   /// (``ParticleInstance/noSprite``), with zero alpha or zero scale draw nothing.
   /// Sprite-table entries no instance uses are not resolved. A frame without
   /// affines (a simulation configured not to compute them) is drawn with the
@@ -77,7 +79,8 @@ extension Renderer {
           SpriteDraw(
             transform: (hasAffines ? frame.affines[i] : Renderer.instanceAffine(instance))._concatenating(view),
             sprite: slot[index],
-            contentsRect: instance.contentsRect, tint: instance.color, blendMode: batch.blendMode))
+            contentsRect: instance.contentsRect, tint: instance.color, blendMode: batch.blendMode,
+            sampling: index < frame.spriteSampling.count ? frame.spriteSampling[index] : .linear))
       }
     }
     return (draws, table)
