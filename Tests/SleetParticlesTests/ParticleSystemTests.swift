@@ -252,20 +252,11 @@ struct ParticleSystemTests {
     case .oldestLast:
       #expect(zip(ordered, ordered.dropFirst()).allSatisfy { $0.birthTime >= $1.birthTime })
     case .backToFront:
+      // Ties and flattened depth: RenderOrderTests.
       #expect(zip(frame.instances, frame.instances.dropFirst()).allSatisfy { $0.z <= $1.z })
     }
     #expect(frame.batches == [DrawBatch(range: 0..<live.count, blendMode: mode == .additive ? .additive : .sourceOver)])
     #expect(frame.cellPaths == ["a", "b"])
-  }
-
-  @Test func depthIsFlattenedUnlessPreserved() throws {
-    let cell = testCell("c", birthRate: 5, lifetime: 3, velocity: 10) { $0.emissionLatitude = 1 }
-    let flat = try ParticleSystem(effect: testEffect([cell]))
-    flat.seek(to: 1.05)
-    var frame = ParticleFrame()
-    flat.render(into: &frame)
-    #expect(!frame.instances.isEmpty && frame.instances.allSatisfy { $0.z == 0 })
-    #expect(flat.particles().allSatisfy { $0.position.z > 0 })
   }
 
   @Test func budgetRejectsWithThePeakOrCapsOldestFirst() throws {
@@ -285,6 +276,23 @@ struct ParticleSystemTests {
     #expect(throws: ParticleSystemError.budgetExceeded(peak: 2001, budget: 2000)) {
       try ParticleSystem(effect: effect, configuration: .init(budget: 2000))
     }
+  }
+
+  @Test func samplingFiltersReachTheFrameTablePerSprite() throws {
+    // Two cells draw one image with different filters: two table entries.
+    let sharp = testCell("sharp") {
+      $0.contents = SpriteReference("spark")
+      $0.magnificationFilter = "nearest"
+    }
+    let soft = testCell("soft") { $0.contents = SpriteReference("spark") }
+    let system = try ParticleSystem(effect: testEffect([sharp, soft]))
+    system.seek(to: 1)
+    var frame = ParticleFrame()
+    system.render(into: &frame)
+    #expect(frame.sprites == [SpriteReference("spark"), SpriteReference("spark")])
+    #expect(frame.spriteSampling == [SpriteSampling(magnificationFilter: .nearest), SpriteSampling()])
+    let sharpSprites = Set(frame.instances.filter { $0.cell == 0 }.map(\.sprite))
+    #expect(sharpSprites == [0])
   }
 
   @Test func tooManyCellsIsATypedError() {

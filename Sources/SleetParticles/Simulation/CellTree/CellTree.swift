@@ -19,6 +19,8 @@ struct CellTree: Sendable {
   var sprites: [SpriteReference]
   /// Per ``sprites`` entry, the cells' `contentsScale` (sprite pixels per point).
   var spriteContentsScales: [Float]
+  /// Per ``sprites`` entry, the cells' sampling filters.
+  var spriteSampling: [SpriteSampling]
   /// Layer-level settings per segment.
   var layers: [LayerParameters]
 
@@ -30,21 +32,26 @@ struct CellTree: Sendable {
     roots = []
     sprites = []
     spriteContentsScales = []
+    spriteSampling = []
     layers = emitters.map(LayerParameters.init)
-    // One table entry per (sprite, contentsScale): cells that draw the same
-    // image at different densities need different point sizes.
+    // One table entry per (sprite, contentsScale, sampling): cells that draw
+    // the same image at different densities need different point sizes, and
+    // with different filters different sampling.
     struct SpriteKey: Hashable {
       var reference: SpriteReference
       var contentsScale: Float
+      var sampling: SpriteSampling
     }
     var spriteIndex: [SpriteKey: UInt32] = [:]
-    func sprite(_ reference: SpriteReference?, contentsScale: Float) -> UInt32 {
-      guard let reference else { return ParticleInstance.noSprite }
-      let key = SpriteKey(reference: reference, contentsScale: contentsScale)
+    func sprite(_ cell: EmitterCell?) -> UInt32 {
+      guard let cell, let reference = cell.contents else { return ParticleInstance.noSprite }
+      // The filter names were validated with the effect.
+      let key = SpriteKey(reference: reference, contentsScale: cell.contentsScale, sampling: cell.sampling)
       if let i = spriteIndex[key] { return i }
       let i = UInt32(sprites.count)
       sprites.append(reference)
-      spriteContentsScales.append(contentsScale)
+      spriteContentsScales.append(key.contentsScale)
+      spriteSampling.append(key.sampling)
       spriteIndex[key] = i
       return i
     }
@@ -68,7 +75,7 @@ struct CellTree: Sendable {
         perSegment.append(
           CellParameters(
             cell: snapshot ?? cell, exists: snapshot != nil, layer: layers[j],
-            sprite: sprite(snapshot?.contents, contentsScale: snapshot?.contentsScale ?? cell.contentsScale)))
+            sprite: sprite(snapshot)))
       }
       let node = CellNode(
         number: number, path: path, parent: parent, children: [],
@@ -87,7 +94,7 @@ struct CellTree: Sendable {
       add(cell, indexPath: [i], parent: nil, parentPath: nil)
     }
     // ParticleSystem rejects larger effects before building a tree.
-    assert(nodes.count <= 255, "an effect may have at most 255 cells in all")
+    assert(nodes.count <= Effect.maximumCells, "an effect may have at most 255 cells in all")
   }
 
   /// The segment whose stretch of the timeline contains `t`.

@@ -84,10 +84,8 @@ public final class NaiveParticleSimulator {
   /// A simulator at local time 0 with no particles.
   /// - Complexity: O(cells × segments).
   public init(effect: Effect) {
-    func count(_ cells: [EmitterCell]) -> Int { cells.reduce(cells.count) { $0 + count($1.emitterCells) } }
     precondition(
-      count(effect.emitter.emitterCells) <= ParticleSystemError.maximumCells,
-      "NaiveParticleSimulator supports at most 255 cells")
+      effect.emitter.cellCount <= Effect.maximumCells, "NaiveParticleSimulator supports at most 255 cells")
     self.effect = effect
     tree = CellTree(effect: effect)
     accumulators = Array(repeating: 0, count: tree.nodes.count)

@@ -68,7 +68,7 @@ public enum ParticleSystemError: Error, Hashable, Sendable, CustomStringConverti
 
   /// The most cells (sub-cells included) an effect may have: ids keep the
   /// cell number in their top 8 bits.
-  public static let maximumCells = 255
+  public static var maximumCells: Int { Effect.maximumCells }
 
   public var description: String {
     switch self {

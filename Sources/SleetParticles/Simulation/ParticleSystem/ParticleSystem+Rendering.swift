@@ -32,6 +32,7 @@ extension ParticleSystem {
     frame.time = t
     frame.sprites = tree.sprites
     frame.spriteContentsScales = tree.spriteContentsScales
+    frame.spriteSampling = tree.spriteSampling
     if frame.cellPaths.count != tree.nodes.count { frame.cellPaths = tree.nodes.map(\.path) }
     var anyHidden = false
     for (i, node) in tree.nodes.enumerated() {

@@ -56,10 +56,10 @@ public final class ParticleSystem {
   var scratchAffines: [AffineTransform2D] = []
   var hidden = [Bool](repeating: false, count: 256)
 
-  /// Loads `effect`, validating its emitter (`Emitter.validate()` except
-  /// sprite names, which a renderer's sprite library resolves: effects built
-  /// in code are checked like effect files) and computing its peak
-  /// live-particle count.
+  /// Loads `effect`, validating it as the effect reader does
+  /// (`Effect.validate(includingSprites: false)`: sprite names are resolved
+  /// by a renderer's sprite library; effects built in code are checked like
+  /// effect files) and computing its peak live-particle count.
   /// - Throws: ``ParticleSystemError/invalidDefinition(_:)`` naming the key
   ///   path of a bad value or cell name;
   ///   ``ParticleSystemError/budgetExceeded(peak:budget:)`` when the
@@ -72,14 +72,17 @@ public final class ParticleSystem {
       "the particle budget must be in 1…ParticleSystemConfiguration.maximumBudget (2³¹ − 1)")
     precondition(configuration.threads > 0, "threads must be at least 1")
     precondition(configuration.chunkSize > 0, "chunkSize must be positive")
-    do throws(KeyPathError) {
-      // Sprite names are the renderer's business (code may register its own).
-      try effect.emitter.validate(includingSprites: false)
+    do throws(EffectValidationError) {
+      // The effect reader's validation. Sprite names are the renderer's
+      // business (code may register its own).
+      try effect.validate(includingSprites: false)
     } catch {
-      throw .invalidDefinition(error)
+      switch error {
+      case .invalidDefinition(let problem): throw .invalidDefinition(problem)
+      case .tooManyCells(let count): throw .tooManyCells(count)
+      case .invalidChange: preconditionFailure("Effect.init validates the changes: \(error)")
+      }
     }
-    let cells = effect.emitter.emitterCells.reduce(0) { $0 + $1.subtreeCount }
-    guard cells <= ParticleSystemError.maximumCells else { throw .tooManyCells(cells) }
     self.effect = effect
     self.configuration = configuration
     tree = CellTree(effect: effect)
