@@ -24,9 +24,11 @@ let usage = """
 
   Build for measuring (debug numbers are meaningless):
     swift build -c release --product sleet-bench && .build/release/sleet-bench
-  AVX2+FMA build:
+  AVX2+FMA build (-Xcc compiles the C baseline for the same CPU):
     swift build -c release --product sleet-bench -Xswiftc -target-cpu -Xswiftc haswell \\
-      --scratch-path .build-haswell && .build-haswell/release/sleet-bench
+      -Xcc -march=haswell --scratch-path .build-haswell && .build-haswell/release/sleet-bench
+  Particle cost curve (issue 9):
+    .build/release/sleet-bench --plot docs/images/particles-cost-curve.png
   """
 
 func parseOptions(_ arguments: [String]) throws(HarnessError) -> BenchmarkRunner.Options? {
