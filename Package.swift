@@ -55,9 +55,16 @@ let package = Package(
       swiftSettings: swiftSettings),
     .executableTarget(
       name: "sleet-bench",
-      dependencies: ["SleetKit", "COpenBLAS"],
+      dependencies: ["SleetKit", "COpenBLAS", "CParticleBaseline"],
       path: "Benchmarks/sleet-bench",
       swiftSettings: swiftSettings),
+    // The classic C SoA particle system sleet-bench compares against (issue 9).
+    // Private to sleet-bench (in no product), so its release-only -O3 cannot
+    // reach dependents; CPU flags come from the command line (-Xcc -march=…).
+    .target(
+      name: "CParticleBaseline",
+      path: "Benchmarks/CParticleBaseline",
+      cSettings: [.unsafeFlags(["-O3"], .when(configuration: .release))]),
 
     // MARK: - System libraries (Debian packages; see .ci/run)
     .systemLibrary(

@@ -28,13 +28,16 @@
 // The runner then, for each group: runs the setup, warms every case up, calibrates the
 // iterations per sample so a sample takes ≥ 10 ms (≥ 1 ms with --quick), takes ≥ 10
 // samples with the cases interleaved (A B C A B C …), and prints min / median / p90 /
-// max per call, ns per item, items/s, GB/s under the group's byte model, that as a
-// percentage of the same-process STREAM copy probe (re-measured right before any group
-// streaming more than 32 MiB, as neighbours change the bandwidth), and the ratio of medians to the
+// max per call, ns per item (a case may declare its own item count and byte model),
+// items/s, GB/s under the byte model, that as a percentage of the same-process STREAM
+// copy probe (re-measured right before any group streaming more than 32 MiB, as
+// neighbours change the bandwidth), and the ratio of median ns per item to the
 // `baseline` case (the naive path) and to the `reference` case (the BLAS path).
 // `--filter SUBSTRING` selects the groups whose "suite/group" name contains it (all the
 // cases of a group run together since they are compared); `--quick` selects
 // `scale.quick == true` (keep the whole quick run under a minute: small sizes only).
+// `--dry-run` builds every group at every size and calls each case once, untimed (CI);
+// a setup that throws fails its group, the others still run, and the exit status is 1.
 //
 // Rules for bodies: do all allocation in the setup; pass results to `blackHole` (or
 // write them to memory the setup allocated) so the optimiser cannot delete the work;
@@ -58,10 +61,18 @@ struct ByteModel {
 /// that processes the group's `items` once per call.
 struct BenchmarkCase {
   var path: String
+  /// Items one call processes when it differs from the group's (e.g. the C
+  /// baseline's own steady-state alive count); nil: the group's `items`.
+  var items: Int?
+  /// Bytes per item under this path's own byte model (a different design
+  /// moves different bytes); nil: the group's byte model.
+  var byteModel: ByteModel?
   var body: () -> Void
 
-  init(_ path: String, _ body: @escaping () -> Void) {
+  init(_ path: String, items: Int? = nil, byteModel: ByteModel? = nil, _ body: @escaping () -> Void) {
     self.path = path
+    self.items = items
+    self.byteModel = byteModel
     self.body = body
   }
 }
@@ -77,25 +88,44 @@ struct BenchmarkGroup {
   var baseline: String?
   /// A second case to report ratios against (the BLAS path); nil for none.
   var reference: String?
+  /// Extra lines `numerator / denominator` printed under the table: the ratio
+  /// of the two cases' median ns per item (< 1: the numerator is faster).
+  var timeRatios: [(numerator: String, denominator: String)] = []
   /// Untimed setup returning the cases; called once, just before measuring.
-  var setup: () -> [BenchmarkCase]
+  /// A throw (a harness bug, e.g. an effect over the particle budget) fails
+  /// this group only: the run goes on and exits non-zero at the end.
+  var setup: () throws -> [BenchmarkCase]
 
   init(
     name: String, items: Int, byteModel: ByteModel, baseline: String?, reference: String?,
-    setup: @escaping () -> [BenchmarkCase]
+    timeRatios: [(numerator: String, denominator: String)] = [],
+    setup: @escaping () throws -> [BenchmarkCase]
   ) {
     self.name = name
     self.items = items
     self.byteModel = byteModel
     self.baseline = baseline
     self.reference = reference
+    self.timeRatios = timeRatios
     self.setup = setup
   }
 }
 
-/// How big a run is: the full run, or `--quick` for CI.
+/// A setup that found its data wrong: the group fails with this message.
+struct BenchmarkSetupError: Error, CustomStringConvertible {
+  var description: String
+
+  init(_ description: String) { self.description = description }
+}
+
+/// How big a run is: the full run, `--quick` for CI, `--dry-run` (every size,
+/// no timing) or the `--plot` cost curve.
 struct BenchmarkScale {
   var quick: Bool
+  /// `--dry-run`: every size (quick is false), each case run once, untimed.
+  var dryRun = false
+  /// `--plot`: suites that draw the cost curve add their extra sizes.
+  var plot = false
 
   /// The sizes to run: all of `sizes` normally, only those ≤ 65,536 with `--quick`.
   func sizes(_ sizes: [Int]) -> [Int] {

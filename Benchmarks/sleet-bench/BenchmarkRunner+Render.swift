@@ -17,13 +17,8 @@ extension BenchmarkRunner {
         BenchmarkGroup(
           name: "\(scene.name) frame 195x422", items: 1, byteModel: frameBytes, baseline: "serial", reference: nil
         ) {
-          let effect: Effect
-          do {
-            effect = try Effect.preset(named: scene.name)
-          } catch {
-            fatalError("render suite: \(error)")
-          }
-          let system = benchmarkSystem(effect, suite: "render")
+          let effect = try Effect.preset(named: scene.name)
+          let system = try benchmarkSystem(effect, suite: "render")
           system.seek(to: scene.time)
           var frame = ParticleFrame()
           system.render(into: &frame)

@@ -22,16 +22,23 @@ struct BenchmarkRunner {
 
   var options: Options
   var environment: Environment
-  var probe: BandwidthProbe
+  /// nil with --dry-run (its 384 MiB of arrays are not worth allocating there).
+  var probe: BandwidthProbe?
   /// The probe result the %copy column divides by: the start-up measurement, or
   /// the re-measurement just before a group that streams more than 32 MiB.
   var latestProbe: BandwidthProbe.Result
   private(set) var records: [Record] = []
+  /// Groups that could not run (`suite/group: reason`); the exit status is 1 if any.
+  private(set) var failures: [String] = []
 
   struct Options {
     var filter: String?
     var jsonPath: String?
     var quick = false
+    /// Build every group (all sizes) and call each case once, untimed.
+    var dryRun = false
+    /// Measure the cost-curve groups and draw them into this PNG file.
+    var plotPath: String?
   }
 
   /// One measured case of one group (also one element of the JSON `results`).
@@ -79,32 +86,86 @@ struct BenchmarkRunner {
   var sampleCount: Int { options.quick ? 10 : 15 }
   var targetSampleSeconds: Double { options.quick ? 0.001 : 0.010 }
 
-  /// Measures every selected group; returns how many were measured.
+  /// Measures (or, with --dry-run, exercises) every selected group; returns how
+  /// many ran, failed groups included.
   mutating func run() -> Int {
-    let scale = BenchmarkScale(quick: options.quick)
-    var measured = 0
+    let scale = BenchmarkScale(quick: options.quick, dryRun: options.dryRun, plot: options.plotPath != nil)
+    var selected = 0
     for suite in BenchmarkRunner.suites {
       // Filtered by group (all paths of a group always run together: they are
       // compared), before the setup so that skipped groups allocate nothing.
       for group in suite.groups(scale) where matches("\(suite.name)/\(group.name)") {
-        let cases = group.setup()
-        guard !cases.isEmpty else { continue }
-        measure(suite: suite.name, group: group, cases: cases)
-        measured += 1
+        selected += 1
+        runGroup(suite: suite.name, group: group)
       }
     }
-    return measured
+    return selected
+  }
+
+  /// One group: setup, then measurement or the dry run. The cases, and all the
+  /// data their closures captured, are released when this returns, before the
+  /// next group's setup, so a run needs the memory of its largest group only.
+  private mutating func runGroup(suite: String, group: BenchmarkGroup) {
+    let name = "\(suite)/\(group.name)"
+    let setupStart = Clock.seconds()
+    let cases: [BenchmarkCase]
+    do {
+      cases = try group.setup()
+    } catch {
+      fail(name, "setup failed: \(error)")
+      return
+    }
+    let setupSeconds = Clock.seconds() - setupStart
+    if let problem = structuralProblem(group, cases) {
+      fail(name, problem)
+      return
+    }
+    if options.dryRun {
+      let start = Clock.seconds()
+      for c in cases { c.body() }
+      print(
+        "ok  \(pad(name, 44)) \(cases.count) cases (\(cases.map(\.path).joined(separator: ", "))); "
+          + "setup \(duration(setupSeconds)), one call of each \(duration(Clock.seconds() - start))")
+    } else {
+      measure(suite: suite, group: group, cases: cases)
+    }
+  }
+
+  /// What would make a group's table meaningless, checked before any timing:
+  /// no cases, duplicate paths, or a ratio naming a case the group lacks.
+  private func structuralProblem(_ group: BenchmarkGroup, _ cases: [BenchmarkCase]) -> String? {
+    let paths = cases.map(\.path)
+    if paths.isEmpty { return "the setup returned no cases" }
+    if Set(paths).count != paths.count { return "duplicate case names: \(paths)" }
+    let named =
+      [group.baseline, group.reference].compactMap { $0 }
+      + group.timeRatios.flatMap { [$0.numerator, $0.denominator] }
+    if let missing = named.first(where: { !paths.contains($0) }) {
+      return "no case named '\(missing)' (cases: \(paths.joined(separator: ", ")))"
+    }
+    if group.items <= 0 || cases.contains(where: { ($0.items ?? group.items) <= 0 }) {
+      return "a case processes no items"
+    }
+    return nil
+  }
+
+  private mutating func fail(_ name: String, _ reason: String) {
+    failures.append("\(name): \(reason)")
+    printError("FAILED \(name): \(reason)")
   }
 
   private func matches(_ name: String) -> Bool {
+    let lowered = name.lowercased()
+    // --plot measures only the cost-curve groups (a --filter narrows further).
+    if options.plotPath != nil && !lowered.contains(BenchmarkPlot.groupPrefix) { return false }
     guard let filter = options.filter else { return true }
-    return name.lowercased().contains(filter.lowercased())
+    return lowered.contains(filter.lowercased())
   }
 
   /// Warm-up, calibration, then `sampleCount` rounds of one sample per case
   /// (A B C A B C …) so slow drifts (frequency, neighbours) hit every path alike.
   private mutating func measure(suite: String, group: BenchmarkGroup, cases: [BenchmarkCase]) {
-    if Double(group.items) * group.byteModel.bytesPerItem >= Double(32 << 20) {
+    if Double(group.items) * group.byteModel.bytesPerItem >= Double(32 << 20), let probe {
       latestProbe = probe.measure(samples: 5)
     }
     var iterations: [Int] = []
@@ -122,17 +183,19 @@ struct BenchmarkRunner {
       }
     }
     var groupRecords = cases.indices.map { k in
-      Record(
-        suite: suite, group: group.name, path: cases[k].path, items: group.items,
-        bytesPerItem: group.byteModel.bytesPerItem, byteModel: group.byteModel.description,
+      let model = cases[k].byteModel ?? group.byteModel
+      return Record(
+        suite: suite, group: group.name, path: cases[k].path, items: cases[k].items ?? group.items,
+        bytesPerItem: model.bytesPerItem, byteModel: model.description,
         iterationsPerSample: iterations[k], samples: samples[k], summary: Summary(samples[k]))
     }
-    let baseline = groupRecords.first { $0.path == group.baseline }?.summary.median
-    let reference = groupRecords.first { $0.path == group.reference }?.summary.median
+    // Ratios of ns per item (of medians per call when the cases process the same items).
+    let baseline = groupRecords.first { $0.path == group.baseline }?.nsPerItem
+    let reference = groupRecords.first { $0.path == group.reference }?.nsPerItem
     for k in groupRecords.indices {
       groupRecords[k].probeCopyGBps = latestProbe.copyGBps
-      groupRecords[k].speedupOverBaseline = baseline.map { $0 / groupRecords[k].summary.median }
-      groupRecords[k].speedupOverReference = reference.map { $0 / groupRecords[k].summary.median }
+      groupRecords[k].speedupOverBaseline = baseline.map { $0 / groupRecords[k].nsPerItem }
+      groupRecords[k].speedupOverReference = reference.map { $0 / groupRecords[k].nsPerItem }
     }
     printGroup(group, groupRecords)
     records += groupRecords
@@ -168,6 +231,9 @@ struct BenchmarkRunner {
       pad(group.baseline.map { "×\($0)" } ?? "-", 9, right: true),
       pad(group.reference.map { "×\($0)" } ?? "-", 8, right: true),
     ]
+    for r in records where r.items != group.items || r.byteModel != group.byteModel.description {
+      print("  (\(r.path): \(r.items) items; \(format(r.bytesPerItem)) B/item: \(r.byteModel))")
+    }
     print("  " + header.joined(separator: " "))
     for r in records {
       let percent = r.percentOfCopyProbe
@@ -181,6 +247,14 @@ struct BenchmarkRunner {
         pad(r.speedupOverReference.map { format($0) + "×" } ?? "-", 8, right: true),
       ]
       print("  " + cells.joined(separator: " "))
+    }
+    for ratio in group.timeRatios {
+      guard let n = records.first(where: { $0.path == ratio.numerator }),
+        let d = records.first(where: { $0.path == ratio.denominator })
+      else { continue }
+      print(
+        "  \(ratio.numerator) / \(ratio.denominator) = \(format(n.nsPerItem / d.nsPerItem)) "
+          + "(median ns per item \(format(n.nsPerItem)) / \(format(d.nsPerItem)); < 1: \(ratio.numerator) is faster)")
     }
   }
 

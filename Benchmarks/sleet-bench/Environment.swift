@@ -28,6 +28,7 @@ struct Environment {
     env.fields.append(("configuration", isDebugBuild ? "debug" : "release"))
     // Compile-time, from the Clang importer's view of -target-cpu (see SIMDBuildTarget).
     env.fields.append(("simdTarget", SIMDBuildTarget.summary))
+    env.fields.append(("cBaselineBuild", CBaselineSystem.buildSummary))
     env.fields.append(("openblasConfig", openblas_get_config().map { String(cString: $0) } ?? "unknown"))
     env.fields.append(("openblasCore", openblas_get_corename().map { String(cString: $0) } ?? "unknown"))
     env.fields.append(("openblasThreadsDefault", "\(openblas_get_num_threads())"))
