@@ -105,7 +105,8 @@ extension BenchmarkRunner {
             byteModel: ByteModel(bytesPerItem: 128, "one 128 B slab row written per birth"),
             baseline: "naive", reference: nil
           ) {
-            let system = try benchmarkSystem(effect, .init(budget: 1 << 40), suite: "particles")
+            let system = try benchmarkSystem(
+              effect, .init(budget: ParticleSystemConfiguration.maximumBudget), suite: "particles")
             system.seek(to: 0)
             system.advance(to: interval)
             try expectLive(system, births)
