@@ -158,8 +158,11 @@ struct BenchmarkRunner {
     let lowered = name.lowercased()
     // --plot measures only the cost-curve groups (a --filter narrows further).
     if options.plotPath != nil && !lowered.contains(BenchmarkPlot.groupPrefix) { return false }
-    guard let filter = options.filter else { return true }
-    return lowered.contains(filter.lowercased())
+    guard let filter = options.filter?.lowercased() else { return true }
+    // A trailing `$` anchors the filter at the end of the name, so
+    // `frame n=10000$` selects that size and not n=100000.
+    if filter.hasSuffix("$") { return lowered.hasSuffix(filter.dropLast()) }
+    return lowered.contains(filter)
   }
 
   /// Warm-up, calibration, then `sampleCount` rounds of one sample per case

@@ -14,7 +14,8 @@ let usage = """
                        and call each case once, untimed, freeing each group before the
                        next: catches a broken group cheaply (CI); no probe, no figures
     --filter SUBSTRING run only the groups whose "suite/group" name contains SUBSTRING
-                       (case-insensitive), e.g. --filter project-tiles or --filter n=65536
+                       (case-insensitive), e.g. --filter project-tiles or --filter n=65536;
+                       a trailing $ anchors it at the end: --filter 'frame n=10000$'
     --json FILE        also write every result, with raw samples, as JSON to FILE
                        (written to a temporary file, then renamed)
     --plot FILE.png    measure only the particles/vs-c-baseline groups at 1k…4M live
