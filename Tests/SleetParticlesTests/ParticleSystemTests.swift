@@ -334,9 +334,7 @@ struct ParticleSystemTests {
   }
 
   @Test func storeRoundTripsRecordsAndCompactsStably() {
-    let records = sampleBirths(fireworksLikeEffect(), count: 37)
-    let store = ParticleStore(capacity: 8)
-    for r in records { store.append(r) }
+    let (records, store) = sampleStore(fireworksLikeEffect(), count: 37)
     #expect((0..<store.count).map(store.record(at:)) == records)
     store.removeAll { $0 % 3 == 0 }
     #expect(
@@ -345,14 +343,23 @@ struct ParticleSystemTests {
   }
 
   @Test func droppingWholeLeadingBlocksKeepsTheRestInOrder() {
-    let records = sampleBirths(fireworksLikeEffect(), count: 37)
-    let store = ParticleStore(capacity: 8)
-    for r in records { store.append(r) }
+    let (records, store) = sampleStore(fireworksLikeEffect(), count: 37)
     store.removeFirstBlocks(2)
     #expect((0..<store.count).map(store.record(at:)) == Array(records[16...]))
     // The tail lanes of the last block still read as never alive.
     #expect(store.aliveCount(blocks: 0..<store.blockCount, at: 0, hidden: nil) == records.count - 16)
-    store.append(records[0])
+    let tree = CellTree(effect: fireworksLikeEffect())
+    store.append(records[0], constantsIndex: tree.constantsIndex(cell: records[0].cell, birthTime: records[0].birthTime))
     #expect(store.record(at: records.count - 16) == records[0])
   }
+}
+
+/// `count` sampled births of `effect` appended to a store of capacity 8 (so
+/// it grows), with their constants rows.
+func sampleStore(_ effect: Effect, count: Int) -> ([BirthRecord], ParticleStore) {
+  let records = sampleBirths(effect, count: count)
+  let tree = CellTree(effect: effect)
+  let store = ParticleStore(constants: tree.makeConstantsTable(), capacity: 8)
+  for r in records { store.append(r, constantsIndex: tree.constantsIndex(cell: r.cell, birthTime: r.birthTime)) }
+  return (records, store)
 }

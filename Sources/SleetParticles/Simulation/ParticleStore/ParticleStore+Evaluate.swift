@@ -15,23 +15,64 @@ struct EvaluationTarget: @unchecked Sendable {
   var hidden: UnsafePointer<Bool>?
   var flattensDepth: Bool
   /// Whether `ids` and `depths` are written (only when the render order
-  /// needs a sort or a sortedness check).
+  /// needs a sort or a sortedness check, or ids are asked for).
   var writesSortKeys: Bool
 }
 
+/// The constants-table values of four lanes, one `SIMD4` per field (see
+/// ``ParticleConstantsTable`` for the row layout).
+struct LaneConstants {
+  var hx, hy, hz, scaleSpeed: SIMD4<Float>
+  var colorSpeedR, colorSpeedG, colorSpeedB, colorSpeedA: SIMD4<Float>
+  var rectX, rectY, rectW, rectH: SIMD4<Float>
+  /// Sprite and cell numbers as `Float` bit patterns (copied, never computed on).
+  var sprite, cell: SIMD4<Float>
+
+  /// The rows of lanes 0…3 at `rows[0…3]`: four aligned 16-byte loads per
+  /// row and a 4×4 transpose per group of four fields.
+  @inline(__always)
+  init(rows r: (UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>)) {
+    @inline(__always) func group(_ g: Int) -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
+      @inline(__always) func load(_ p: UnsafePointer<Float>) -> SIMD4<Float> {
+        UnsafeRawPointer(p).load(fromByteOffset: g * 16, as: SIMD4<Float>.self)
+      }
+      return ParticleStore.transpose(load(r.0), load(r.1), load(r.2), load(r.3))
+    }
+    (hx, hy, hz, scaleSpeed) = group(0)
+    (colorSpeedR, colorSpeedG, colorSpeedB, colorSpeedA) = group(1)
+    (rectX, rectY, rectW, rectH) = group(2)
+    let g3 = group(3)
+    (sprite, cell) = (g3.0, g3.1)
+  }
+}
+
 extension ParticleStore {
+  /// The lane constants of lanes `lanes..<lanes + 4` of the block at `p`
+  /// (slot 3 holds each lane's row index).
+  @inline(__always)
+  func laneConstants(_ p: UnsafeRawPointer, lanes: Int) -> LaneConstants {
+    let index = p.load(fromByteOffset: 3 * 32 + lanes * 4, as: SIMD4<UInt32>.self)
+    let rows = UnsafePointer(constants.rows)
+    let w = ParticleConstantsTable.rowFloats
+    let r0: UnsafePointer<Float> = rows + Int(index[0]) * w
+    let r1: UnsafePointer<Float> = rows + Int(index[1]) * w
+    let r2: UnsafePointer<Float> = rows + Int(index[2]) * w
+    let r3: UnsafePointer<Float> = rows + Int(index[3]) * w
+    return LaneConstants(rows: (r0, r1, r2, r3))
+  }
+
   /// Pass 1: how many particles of blocks `blocks` are alive (and not hidden)
   /// at emitter-local time `t`.
   ///
-  /// Invariant: the slab is 64-byte aligned and blocks are 1024 bytes, so
+  /// Invariant: the slab is 64-byte aligned and blocks are 512 bytes, so
   /// every SIMD8 load below is aligned; lanes past `count` have lifetime 0 and
   /// count as dead.
   /// - Complexity: O(particles in `blocks`), no allocations.
-  func aliveCount(blocks: Range<Int>, at t: Double, hidden: UnsafePointer<Bool>?) -> Int {
+  func aliveCount(blocks range: Range<Int>, at t: Double, hidden: UnsafePointer<Bool>?) -> Int {
     let now = SIMD8<Double>(repeating: t)
     var n = 0
-    for b in blocks {
-      let p = UnsafeRawPointer(base + b * Self.blockBytes)
+    for b in range {
+      let p = UnsafeRawPointer(blocks + b * Self.blockBytes)
       let age = now - p.load(as: SIMD8<Double>.self)
       let life = SIMD8<Double>(p.load(fromByteOffset: 64, as: SIMD8<Float>.self))
       // Mask lanes are 0 or −1: their negated sum is the live count.
@@ -41,7 +82,8 @@ extension ParticleStore {
         continue
       }
       for lane in 0..<8 where alive[lane] != 0 {
-        if hidden[Int(p.load(fromByteOffset: 29 * 32 + lane * 4, as: UInt32.self))] { continue }
+        let row = Int(p.load(fromByteOffset: 3 * 32 + lane * 4, as: UInt32.self))
+        if hidden[Int(constants[row].cell)] { continue }
         n += 1
       }
     }
@@ -52,81 +94,84 @@ extension ParticleStore {
   /// the live particles, in store order, from output index `start`. Returns
   /// the number written (equal to pass 1's count for the same blocks).
   ///
-  /// ```
-  /// a = Float(t − birthTime)
-  /// p = p0 + v0·a + h·(a·a)           h = ½·acceleration
-  /// s = max(0, s0 + scaleSpeed·a);  θ = spin·a
-  /// c = clamp(c0 + speed·a, 0, 1);  normalisedAge = min(a·(1/lifetime), 1 − 2⁻²⁴)
-  /// ```
+  /// Every block goes through one kernel, ``evaluateHalf(_:lanes:age:constants:into:)``
+  /// twice: a fully drawn block straight into the output, any other (dead
+  /// lanes, hidden cells) into an eight-instance scratch from which the drawn
+  /// lanes are copied. A block whose lanes share one constants row (one cell
+  /// and segment: the common case) reuses that row's lane constants from the
+  /// previous block instead of gathering them.
   ///
-  /// Arithmetic is lane-wise with the same operation order as
-  /// ``evaluateNaive(_:at:flattensDepth:)``, so both give identical bits.
-  /// Invariants: as in pass 1; output ranges of different chunks are disjoint.
-  /// - Complexity: O(particles in `blocks`), no allocations.
-  func evaluate(blocks: Range<Int>, at t: Double, into target: EvaluationTarget, start: Int) -> Int {
-    let now = SIMD8<Double>(repeating: t)
-    let zero = SIMD8<Float>(repeating: 0)
-    let one = SIMD8<Float>(repeating: 1)
-    var o = start
-    for b in blocks {
-      let p = UnsafeRawPointer(base + b * Self.blockBytes)
-      @inline(__always) func slot(_ s: Int) -> SIMD8<Float> {
-        p.load(fromByteOffset: s * 32, as: SIMD8<Float>.self)
+  /// Invariants: as in pass 1; output ranges of different chunks are
+  /// disjoint; instance rows are 16-byte aligned (64-byte stride).
+  /// - Complexity: O(particles in `blocks`), no allocations (the scratch is
+  ///   on the stack).
+  func evaluate(blocks range: Range<Int>, at t: Double, into target: EvaluationTarget, start: Int) -> Int {
+    withUnsafeTemporaryAllocation(of: ParticleInstance.self, capacity: 8) { scratchInstances in
+      withUnsafeTemporaryAllocation(of: AffineTransform2D.self, capacity: 8) { scratchAffines in
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: 8) { scratchDepths in
+          evaluate(
+            blocks: range, at: t, into: target, start: start,
+            scratch: EvaluationTarget(
+              instances: scratchInstances.baseAddress!,
+              affines: target.affines == nil ? nil : scratchAffines.baseAddress!, ids: target.ids,
+              depths: scratchDepths.baseAddress!, hidden: nil, flattensDepth: target.flattensDepth,
+              writesSortKeys: target.writesSortKeys))
+        }
       }
-      /// Coordinate `axis` (``ClosedForm``).
-      @inline(__always) func coordinate(_ axis: Int, _ a: SIMD8<Float>, _ aa: SIMD8<Float>) -> SIMD8<Float> {
-        ClosedForm.position(slot(4 + axis), slot(7 + axis), slot(10 + axis), age: a, ageSquared: aa)
-      }
+    }
+  }
 
+  private func evaluate(
+    blocks range: Range<Int>, at t: Double, into target: EvaluationTarget, start: Int, scratch: EvaluationTarget
+  ) -> Int {
+    let now = SIMD8<Double>(repeating: t)
+    var o = start
+    // The lane constants of the last uniform block, and its row.
+    var uniformRow = UInt32.max
+    var uniform = laneConstants(UnsafeRawPointer(blocks), lanes: 0)
+    let ids = self.ids
+    for b in range {
+      let p = UnsafeRawPointer(blocks + b * Self.blockBytes)
       let ageD = now - p.load(as: SIMD8<Double>.self)
-      let aliveLanes = unsafeBitCast((ageD .>= 0) .& (ageD .< SIMD8<Double>(slot(2))), to: SIMD8<Int64>.self)
-      let a = SIMD8<Float>(ageD)
-      // All eight lanes alive: and-reduce the 0/−1 masks with two halvings.
+      let aliveLanes = unsafeBitCast(
+        (ageD .>= 0) .& (ageD .< SIMD8<Double>(p.load(fromByteOffset: 64, as: SIMD8<Float>.self))),
+        to: SIMD8<Int64>.self)
       let alive4 = aliveLanes.lowHalf & aliveLanes.highHalf
       let alive2 = alive4.lowHalf & alive4.highHalf
-      if alive2[0] & alive2[1] != 0 && target.hidden == nil {
-        // Every lane drawn: two four-lane halves, each computed, transposed
-        // and stored before the next (few live registers: no spills).
-        Self.evaluateHalf(p, lanes: 0, age: a.lowHalf, into: target, at: o)
-        Self.evaluateHalf(p, lanes: 4, age: a.highHalf, into: target, at: o + 4)
+      let allAlive = alive2[0] & alive2[1] != 0
+      let anyAlive4 = aliveLanes.lowHalf | aliveLanes.highHalf
+      let anyAlive2 = anyAlive4.lowHalf | anyAlive4.highHalf
+      if anyAlive2[0] | anyAlive2[1] == 0 { continue }  // a dead block: nothing to draw
+      let a = SIMD8<Float>(ageD)
+      let rowIndex = p.load(fromByteOffset: 3 * 32, as: SIMD8<UInt32>.self)
+      let isUniform = rowIndex == SIMD8(repeating: rowIndex[0])
+      if isUniform && rowIndex[0] != uniformRow {
+        uniformRow = rowIndex[0]
+        uniform = laneConstants(p, lanes: 0)
+      }
+      let drawsAll = allAlive && target.hidden == nil
+      let out = drawsAll ? target : scratch
+      let at = drawsAll ? o : 0
+      if isUniform {
+        evaluateHalf(p, lanes: 0, age: a.lowHalf, constants: uniform, into: out, at: at)
+        evaluateHalf(p, lanes: 4, age: a.highHalf, constants: uniform, into: out, at: at + 4)
+      } else {
+        evaluateHalf(p, lanes: 0, age: a.lowHalf, constants: laneConstants(p, lanes: 0), into: out, at: at)
+        evaluateHalf(p, lanes: 4, age: a.highHalf, constants: laneConstants(p, lanes: 4), into: out, at: at + 4)
+      }
+      if drawsAll {
+        if target.writesSortKeys { (target.ids + o).update(from: ids + b * 8, count: 8) }
         o += 8
         continue
       }
-      let aa = a * a
-      // Dead or hidden lanes: evaluate every lane, write the drawn ones.
-      let x = coordinate(0, a, aa)
-      let y = coordinate(1, a, aa)
-      let z = coordinate(2, a, aa)
-      let s = ClosedForm.scale(slot(13), slot(14), age: a)
-      let drawnZ = target.flattensDepth ? zero : z
-      let rotation = ClosedForm.rotation(slot(15), age: a)
-      let r = ClosedForm.color(slot(16), slot(20), age: a)
-      let g = ClosedForm.color(slot(17), slot(21), age: a)
-      let bl = ClosedForm.color(slot(18), slot(22), age: a)
-      let al = ClosedForm.color(slot(19), slot(23), age: a)
-      let normalized = ClosedForm.normalizedAge(age: a, inverseLifetime: slot(3))
-      let (rx, ry, rw, rh) = (slot(24), slot(25), slot(26), slot(27))
-      let sprite = p.load(fromByteOffset: 28 * 32, as: SIMD8<UInt32>.self)
-      let cell = p.load(fromByteOffset: 29 * 32, as: SIMD8<UInt32>.self)
-      let idLow = p.load(fromByteOffset: 30 * 32, as: SIMD8<UInt32>.self)
-      let idHigh = p.load(fromByteOffset: 31 * 32, as: SIMD8<UInt32>.self)
-      var sinR = zero
-      var cosR = one
-      if target.affines != nil { (sinR, cosR) = FastTrig.sinCos(rotation) }
-      let sc = s * cosR
-      let ss = s * sinR
       for lane in 0..<8 where aliveLanes[lane] != 0 {
-        if let hidden = target.hidden, hidden[Int(cell[lane])] { continue }
-        target.instances[o] = ParticleInstance(
-          x: x[lane], y: y[lane], z: drawnZ[lane], scale: s[lane],
-          color: SIMD4(r[lane], g[lane], bl[lane], al[lane]),
-          contentsRect: SIMD4(rx[lane], ry[lane], rw[lane], rh[lane]),
-          rotation: rotation[lane], normalizedAge: normalized[lane], sprite: sprite[lane], cell: cell[lane])
-        target.affines?[o] = AffineTransform2D(
-          a: sc[lane], b: ss[lane], c: -ss[lane], d: sc[lane], tx: x[lane], ty: y[lane])
+        let instance = scratch.instances[lane]
+        if let hidden = target.hidden, hidden[Int(instance.cell)] { continue }
+        target.instances[o] = instance
+        if let affines = target.affines { affines[o] = scratch.affines![lane] }
         if target.writesSortKeys {
-          target.ids[o] = UInt64(idLow[lane]) | UInt64(idHigh[lane]) << 32
-          target.depths[o] = z[lane]
+          target.ids[o] = ids[b * 8 + lane]
+          target.depths[o] = scratch.depths[lane]
         }
         o += 1
       }
@@ -134,67 +179,58 @@ extension ParticleStore {
     return o - start
   }
 
-  /// The closed form for lanes `lanes..<lanes + 4` of the fully drawn block
-  /// at `p`, written to output indices `o..<o + 4`: the same formulas and
-  /// operation order as the eight-lane path and
-  /// ``evaluateNaive(_:at:flattensDepth:)`` (identical bits), in `SIMD4`
-  /// (one SSE register per field) so the whole half stays in registers.
+  /// The closed form for lanes `lanes..<lanes + 4` of the block at `p`,
+  /// written to `target`'s output indices `o..<o + 4` (instances, affines
+  /// when asked, tracked z when sort keys are asked): ``ClosedForm`` in
+  /// `SIMD4` (one SSE register per field) so a half stays in registers.
   ///
-  /// Invariants: `p` is a 1024-byte block of the 64-byte-aligned slab, so
-  /// the loads at `slot·32 + lanes·4` are 16-byte aligned; instance rows are
+  /// Invariants: `p` is a 512-byte block of the 64-byte-aligned slab, so the
+  /// loads at `slot·32 + lanes·4` are 16-byte aligned; instance rows are
   /// 16-byte aligned; affines are stored unaligned.
   @inline(__always)
-  static func evaluateHalf(
-    _ p: UnsafeRawPointer, lanes: Int, age a: SIMD4<Float>, into target: EvaluationTarget, at o: Int
+  func evaluateHalf(
+    _ p: UnsafeRawPointer, lanes: Int, age a: SIMD4<Float>, constants k: LaneConstants,
+    into target: EvaluationTarget, at o: Int
   ) {
-    typealias V = SIMD4<Float>
-    @inline(__always) func slot(_ s: Int) -> V { p.load(fromByteOffset: s * 32 + lanes * 4, as: V.self) }
-    let zero = V(repeating: 0)
     let out = UnsafeMutableRawPointer(target.instances + o)
-    let (x, y, z, s) = positionAndScale(p, lanes: lanes, age: a)
-    storeRows4(x, y, target.flattensDepth ? zero : z, s, to: out, offset: 0)
-    if target.writesSortKeys {
-      UnsafeMutableRawPointer(target.depths + o).storeBytes(of: z, as: V.self)
-      let idLow = p.load(fromByteOffset: 30 * 32 + lanes * 4, as: SIMD4<UInt32>.self)
-      let idHigh = p.load(fromByteOffset: 31 * 32 + lanes * 4, as: SIMD4<UInt32>.self)
-      for lane in 0..<4 { target.ids[o + lane] = UInt64(idLow[lane]) | UInt64(idHigh[lane]) << 32 }
-    }
-    let (rotation, normalized) = rotationAndAge(p, lanes: lanes, age: a)
+    let (x, y, z, s) = Self.positionAndScale(p, lanes: lanes, age: a, constants: k)
+    Self.storeRows4(x, y, target.flattensDepth ? SIMD4(repeating: 0) : z, s, to: out, offset: 0)
+    if target.writesSortKeys { UnsafeMutableRawPointer(target.depths + o).storeBytes(of: z, as: SIMD4<Float>.self) }
+    let (rotation, normalized) = Self.rotationAndAge(p, lanes: lanes, age: a)
     if let affines = target.affines {
       let (sinR, cosR) = FastTrig.outlinedSinCos(rotation)
-      storeAffines4(s * cosR, s * sinR, x, y, to: UnsafeMutableRawPointer(affines + o))
+      Self.storeAffines4(s * cosR, s * sinR, x, y, to: UnsafeMutableRawPointer(affines + o))
     }
-    let c = clampedColors(p, lanes: lanes, age: a)
-    storeRows4(c.0, c.1, c.2, c.3, to: out, offset: 16)
-    storeRows4(slot(24), slot(25), slot(26), slot(27), to: out, offset: 32)
-    storeRows4(rotation, normalized, slot(28), slot(29), to: out, offset: 48)
+    let c = Self.clampedColors(p, lanes: lanes, age: a, constants: k)
+    Self.storeRows4(c.0, c.1, c.2, c.3, to: out, offset: 16)
+    Self.storeRows4(k.rectX, k.rectY, k.rectW, k.rectH, to: out, offset: 32)
+    Self.storeRows4(rotation, normalized, k.sprite, k.cell, to: out, offset: 48)
   }
 
   // The field groups of one half, each a separate small function on purpose:
   // in a small function LLVM lowers `replace(with:where:)` to one `maxps` or
   // `minps`, but inside the large kernel it built the masks lane by lane in
-  // general registers (`perf annotate`: a 1.5× slower kernel); four calls
-  // per half cost far less. Formulas and operation order are those of
-  // ``evaluateNaive(_:at:flattensDepth:)``, so the bits are identical.
+  // general registers (`perf annotate`: a 1.5× slower kernel).
 
   /// Position per axis and scale (``ClosedForm``).
   @inline(never)
   static func positionAndScale(
-    _ p: UnsafeRawPointer, lanes: Int, age a: SIMD4<Float>
+    _ p: UnsafeRawPointer, lanes: Int, age a: SIMD4<Float>, constants k: LaneConstants
   ) -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
     @inline(__always) func slot(_ s: Int) -> SIMD4<Float> {
       p.load(fromByteOffset: s * 32 + lanes * 4, as: SIMD4<Float>.self)
     }
     let aa = a * a
     return (
-      ClosedForm.position(slot(4), slot(7), slot(10), age: a, ageSquared: aa),
-      ClosedForm.position(slot(5), slot(8), slot(11), age: a, ageSquared: aa),
-      ClosedForm.position(slot(6), slot(9), slot(12), age: a, ageSquared: aa),
-      ClosedForm.scale(slot(13), slot(14), age: a)
+      ClosedForm.position(slot(4), slot(7), k.hx, age: a, ageSquared: aa),
+      ClosedForm.position(slot(5), slot(8), k.hy, age: a, ageSquared: aa),
+      ClosedForm.position(slot(6), slot(9), k.hz, age: a, ageSquared: aa),
+      ClosedForm.scale(slot(10), k.scaleSpeed, age: a)
     )
   }
 
-  /// Rotation and normalised age (``ClosedForm``).
+  /// Rotation and normalised age (``ClosedForm``); 1/lifetime is the same
+  /// division the naive twin makes.
   @inline(never)
   static func rotationAndAge(
     _ p: UnsafeRawPointer, lanes: Int, age a: SIMD4<Float>
@@ -202,20 +238,24 @@ extension ParticleStore {
     @inline(__always) func slot(_ s: Int) -> SIMD4<Float> {
       p.load(fromByteOffset: s * 32 + lanes * 4, as: SIMD4<Float>.self)
     }
-    return (ClosedForm.rotation(slot(15), age: a), ClosedForm.normalizedAge(age: a, inverseLifetime: slot(3)))
+    return (
+      ClosedForm.rotation(slot(11), age: a),
+      ClosedForm.normalizedAge(age: a, inverseLifetime: SIMD4(repeating: 1) / slot(2))
+    )
   }
 
   /// Colour (``ClosedForm``).
   @inline(never)
   static func clampedColors(
-    _ p: UnsafeRawPointer, lanes: Int, age a: SIMD4<Float>
+    _ p: UnsafeRawPointer, lanes: Int, age a: SIMD4<Float>, constants k: LaneConstants
   ) -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
-    @inline(__always) func color(_ k: Int) -> SIMD4<Float> {
-      ClosedForm.color(
-        p.load(fromByteOffset: (16 + k) * 32 + lanes * 4, as: SIMD4<Float>.self),
-        p.load(fromByteOffset: (20 + k) * 32 + lanes * 4, as: SIMD4<Float>.self), age: a)
+    @inline(__always) func slot(_ s: Int) -> SIMD4<Float> {
+      p.load(fromByteOffset: s * 32 + lanes * 4, as: SIMD4<Float>.self)
     }
-    return (color(0), color(1), color(2), color(3))
+    return (
+      ClosedForm.color(slot(12), k.colorSpeedR, age: a), ClosedForm.color(slot(13), k.colorSpeedG, age: a),
+      ClosedForm.color(slot(14), k.colorSpeedB, age: a), ClosedForm.color(slot(15), k.colorSpeedA, age: a)
+    )
   }
 
   /// Writes four consecutive `AffineTransform2D`s (24 bytes each: a, b, c,

@@ -16,7 +16,7 @@ extension ParticleSystem {
       // One cell: births arrive in (birth time, id) order; append directly.
       store.removeAll()
       forEachTopLevelBirth(node: 0, after: t - tree.maximumLifetime(0), through: t) { r in
-        if r.isAlive(at: t) { store.append(r) }
+        if r.isAlive(at: t) { append(r) }
       }
       lastKnownAlive = store.count
       localTime = t
@@ -32,7 +32,7 @@ extension ParticleSystem {
     store.removeAll()
     store.reserve(live.count)
     let drop = configuration.overflowPolicy == .capOldestFirst ? Swift.max(0, live.count - configuration.budget) : 0
-    for r in live.dropFirst(drop) { store.append(r) }
+    for r in live.dropFirst(drop) { append(r) }
     lastKnownAlive = store.count
     localTime = t
   }
@@ -54,13 +54,14 @@ extension ParticleSystem {
       return
     }
     let capping = configuration.overflowPolicy == .capOldestFirst
+    dropDeadLeadingBlocks(at: t)
     if tree.nodes.count == 1 && !capping {
       // One cell: its births arrive in (birth time, id) order, all after the
       // stored ones; append them straight to the slab (no birth list, no
       // sort, one record copy fewer).
       if store.count > 2 * lastKnownAlive + 1024 { compactIfMostlyDead(at: t) }
       forEachTopLevelBirth(node: 0, after: Swift.max(previous, t - tree.maximumLifetime(0)), through: t) { r in
-        if r.isAlive(at: t) { store.append(r) }
+        if r.isAlive(at: t) { append(r) }
       }
       localTime = t
       return
@@ -83,7 +84,7 @@ extension ParticleSystem {
       compactIfMostlyDead(at: t)
     }
     store.reserve(store.count + born.count)
-    for r in born { store.append(r) }
+    for r in born { append(r) }
     born.removeAll(keepingCapacity: true)
     if capping {
       let alive = store.aliveCount(blocks: 0..<store.blockCount, at: t, hidden: nil)
@@ -93,6 +94,32 @@ extension ParticleSystem {
       }
     }
     localTime = t
+  }
+
+  /// Appends `r` to the store with its constants row.
+  @inline(__always)
+  func append(_ r: BirthRecord) {
+    store.append(r, constantsIndex: tree.constantsIndex(cell: r.cell, birthTime: r.birthTime))
+  }
+
+  /// Drops the leading blocks whose particles are all dead at `t` (in birth
+  /// order, the oldest die first in the common case): O(1) per block in the
+  /// store, and the kernel never reads them again.
+  func dropDeadLeadingBlocks(at t: Double) {
+    var dead = 0
+    while (dead + 1) * 8 <= store.count {
+      var anyAlive = false
+      for i in dead * 8..<(dead + 1) * 8 where isAlive(i, at: t) {
+        anyAlive = true
+        break
+      }
+      if anyAlive { break }
+      dead += 1
+    }
+    if dead > 0 {
+      store.removeFirstBlocks(dead)
+      lastKnownAlive = Swift.min(lastKnownAlive, store.count)
+    }
   }
 
   /// Appends `r` to `records`. When capping, memory stays bounded: at twice

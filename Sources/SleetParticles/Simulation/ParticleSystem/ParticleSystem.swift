@@ -32,7 +32,7 @@ public final class ParticleSystem {
   public let effect: Effect
   public let configuration: ParticleSystemConfiguration
   let tree: CellTree
-  let store = ParticleStore()
+  let store: ParticleStore
   /// Local time of the live set, nil before the first seek/advance.
   public internal(set) var localTime: Double?
   /// An upper bound on the live particles this effect can have at once.
@@ -86,6 +86,7 @@ public final class ParticleSystem {
     self.effect = effect
     self.configuration = configuration
     tree = CellTree(effect: effect)
+    store = ParticleStore(constants: tree.makeConstantsTable())
     peakLiveParticles = Self.peak(tree)
     maximumLocalTime = Self.maximumLocalTime(tree)
     if peakLiveParticles > configuration.budget && configuration.overflowPolicy == .reject {
