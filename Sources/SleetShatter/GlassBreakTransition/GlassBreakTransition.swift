@@ -32,6 +32,12 @@ import SleetMath
 /// 0x474c4153 + 1 as (start, duration, drift, spin).
 public struct GlassBreakTransition: Sendable {
   public static let defaultGrid = 10
+  /// The nominal duration D = latest start + longest shard duration =
+  /// 1.0 s + 1.0 s = 2.0 s: an upper bound of ``endTime`` for every seed
+  /// (starts are in [0.3, 1.0) s, durations in [0.5, 1.0) s). The source runs
+  /// from a `CATransaction` and names no duration, so this is a decision; an
+  /// interactive glass break maps progress p to time p·D.
+  public static let nominalDuration = 2.0
   public static let randomStream: UInt64 = 0x474c_4153
 
   public let width: Double

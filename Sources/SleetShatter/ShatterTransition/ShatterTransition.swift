@@ -63,7 +63,28 @@ public struct ShatterTransition: Sendable {
     }
   }
 
-  /// When the last piece reaches its final state; progress 1 maps here.
+  /// D: the style's nominal duration, its animator's `transitionDuration`,
+  /// which interactive progress p maps onto as transition time p·D
+  /// (``InteractiveShatterTransition``). Every piece is at rest from
+  /// ``endTime`` ≤ D on:
+  ///
+  /// ```
+  /// checkerboard   D = plan.duration (3.0 s)     endTime = max delay + D·S/(L + S)
+  /// explode        D = duration (1.0 s)          endTime = D
+  /// glass break    D = 1.0 s + 1.0 s = 2.0 s     endTime = max(start + duration)
+  /// ```
+  ///
+  /// (the glass break's source has no transition duration: D is the latest
+  /// any shard can land, for any seed; see ``GlassBreakTransition/nominalDuration``).
+  public var duration: Double {
+    switch kind {
+    case .checkerboard(let t): t.plan.duration
+    case .explode(let t): t.duration
+    case .glassBreak: GlassBreakTransition.nominalDuration
+    }
+  }
+
+  /// When the last piece reaches its final state (≤ ``duration``).
   public var endTime: Double {
     switch kind {
     case .checkerboard(let t): t.endTime
