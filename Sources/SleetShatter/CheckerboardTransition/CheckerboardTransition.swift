@@ -69,8 +69,7 @@ public struct CheckerboardTransition: Sendable {
   /// - Complexity: O(tiles).
   public func makeFrame() -> ShatterFrame {
     ShatterFrame(
-      columns: plan.columns, rows: plan.rows, width: plan.width, height: plan.height,
-      backdrop: .black,
+      _frameShape,
       textureCorners: _ShatterPipeline.gridTextureCorners(
         columns: plan.columns, rows: plan.rows, cellWidth: plan.slice, cellHeight: plan.slice,
         width: plan.width, height: plan.height))
@@ -79,8 +78,16 @@ public struct CheckerboardTransition: Sendable {
   /// The container-space perspective about the centre (shared by every tile).
   public var perspective: Transform3D { _perspective }
 
+  /// What a frame of this transition keeps: the plan's grid, container and
+  /// tile side, and the black backdrop.
+  internal var _frameShape: ShatterFrame._Shape {
+    ShatterFrame._Shape(
+      style: .checkerboard, columns: plan.columns, rows: plan.rows, width: plan.width, height: plan.height,
+      backdrop: .black, cells: .grid(width: plan.slice, height: plan.slice))
+  }
+
   internal func _checkFrame(_ frame: ShatterFrame) {
-    frame._precondition(columns: plan.columns, rows: plan.rows, caller: "CheckerboardTransition.evaluate")
+    frame._precondition(fits: _frameShape, caller: "CheckerboardTransition.evaluate")
   }
 
   /// Evaluates every tile at `time` into `frame` with the batched operations.

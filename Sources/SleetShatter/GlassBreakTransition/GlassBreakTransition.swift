@@ -191,12 +191,21 @@ public struct GlassBreakTransition: Sendable {
   public func makeFrame() -> ShatterFrame {
     let size = SIMD2(width, height)
     return ShatterFrame(
-      columns: columns, rows: rows, width: width, height: height, backdrop: .toSnapshot,
+      _frameShape,
       textureCorners: quads.map { SIMD2<Float>($0 / size) })
   }
 
+  /// What a frame of this transition keeps: the grid, the container, the
+  /// seed that jittered the shards (their texture corners) and the
+  /// to-snapshot backdrop.
+  internal var _frameShape: ShatterFrame._Shape {
+    ShatterFrame._Shape(
+      style: .glassBreak, columns: columns, rows: rows, width: width, height: height, backdrop: .toSnapshot,
+      cells: .shards(seed: seed))
+  }
+
   internal func _checkFrame(_ frame: ShatterFrame) {
-    frame._precondition(columns: columns, rows: rows, caller: "GlassBreakTransition.evaluate")
+    frame._precondition(fits: _frameShape, caller: "GlassBreakTransition.evaluate")
   }
 
   /// Evaluates every shard at `time` with the batched operations.
