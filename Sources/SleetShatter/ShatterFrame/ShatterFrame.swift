@@ -11,8 +11,12 @@ public enum ShatterFace: UInt32, Hashable, Sendable, Codable {
 
 /// What a renderer paints behind the pieces.
 public enum ShatterBackdrop: String, Hashable, Sendable, Codable {
-  /// Opaque black, the checkerboard sample's transition container: it shows
-  /// through while cards are edge-on.
+  /// Opaque black, the checkerboard sample's transition container. It shows
+  /// for the whole of every flip, not only edge-on: a card turned by φ covers
+  /// only part of its cell (its corners lie at x = cx ± (s/2)·cos φ before the
+  /// perspective, which then shrinks the far edge), so black shows beside it
+  /// from the moment it starts moving until it lands, and fills the cell at
+  /// the edge-on instant (see `docs/shatter.md`).
   case black
   /// The whole to-snapshot: explode and glass break uncover the destination
   /// view, which the samples place behind the pieces.
