@@ -30,8 +30,13 @@ import SleetMath
 /// (``evaluateNaively(at:into:)``) composes the same product from
 /// `Transform3D` constructors one tile at a time with the exact curve.
 ///
-/// **Postconditions:** the two paths agree to within 1e−3 pt per corner for
-/// any container up to ``CheckerboardPlan/maximumSide`` and any backend.
+/// **Postconditions:** the two paths agree to within a tolerance that grows
+/// with the container, m = max(W, H) in points: 1e−3 + 2e−6·m pt per
+/// projected corner and 1e−4 + 1e−6·m·max(1, m/900) per transform entry
+/// (Float32 error relative to the size of the values), with equal faces.
+/// `BackendAgreementTests` checks every backend on every tile up to 7 000
+/// tiles, and `simd` and `blas` on a lattice of 728 tiles of a 1 000 000-tile
+/// grid (m = 1000, 3e−3 pt).
 public struct CheckerboardTransition: Sendable {
   /// The sample's eye distance: `sublayerTransform.m34 = −1/900`.
   public static let defaultEyeDistance: Float = 900
