@@ -70,7 +70,7 @@ public struct CheckerboardTransition: Sendable {
   /// The time from which every tile shows its to-face at rest.
   public var endTime: Double { plan.endTime }
 
-  /// A frame sized for this plan (the only allocation; reuse it).
+  /// A frame sized for this plan (allocate once; reuse it).
   /// - Complexity: O(tiles).
   public func makeFrame() -> ShatterFrame {
     ShatterFrame(
@@ -100,7 +100,9 @@ public struct CheckerboardTransition: Sendable {
   /// - Parameters:
   ///   - threads: workers for `DispatchQueue.concurrentPerform`; the output is
   ///     bit-identical for any value.
-  /// - Complexity: O(tiles); no allocation once `frame` has been used.
+  /// - Complexity: O(tiles). Once `frame` has been used, no allocation with
+  ///   one thread and the `scalar`, `simd` or `automatic` backend; the `blas`
+  ///   backend allocates its packing buffer per call (per 512-tile chunk).
   public func evaluate(
     at time: Double, into frame: inout ShatterFrame, backend: TransformBackend = .automatic,
     threads: Int = 1
@@ -118,7 +120,7 @@ public struct CheckerboardTransition: Sendable {
   /// from `Transform3D` constructors, the exact timing curve, and each corner
   /// projected with `Transform3D.projecting`. The benchmark baseline and the
   /// test oracle of ``evaluate(at:into:backend:threads:)``.
-  /// - Complexity: O(tiles); no allocation once `frame` has been used.
+  /// - Complexity: O(tiles); no allocation.
   public func evaluateNaively(at time: Double, into frame: inout ShatterFrame) {
     precondition(time.isFinite, "CheckerboardTransition.evaluateNaively: time must be finite, got \(time)")
     _checkFrame(frame)

@@ -137,8 +137,10 @@ public struct ExplodeTransition: Sendable {
   }
 
   /// Evaluates every piece at `time` with the batched operations.
-  /// - Complexity: O(pieces), one sine and cosine per piece; no allocation
-  ///   once `frame` has been used.
+  /// - Complexity: O(pieces), one sine and cosine per piece. Once `frame` has
+  ///   been used, no allocation with one thread and the `scalar`, `simd` or
+  ///   `automatic` backend; the `blas` backend allocates its packing buffer
+  ///   per call (per 512-piece chunk).
   public func evaluate(
     at time: Double, into frame: inout ShatterFrame, backend: TransformBackend = .automatic,
     threads: Int = 1

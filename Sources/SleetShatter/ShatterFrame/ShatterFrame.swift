@@ -84,8 +84,14 @@ public struct ShatterPieceState: Hashable, Sendable {
 /// `transforms` (exact for checkerboard and explode, whose pieces are rectangles).
 ///
 /// The arrays are allocated once by `makeFrame()` and rewritten in place by
-/// each evaluation: in steady state a frame costs no allocation.
+/// each evaluation. In steady state a single-threaded evaluation with the
+/// `scalar`, `simd` or `automatic` backend (which resolves to `simd`, or
+/// `scalar` for a one-piece chunk, never `blas`) allocates nothing; the `blas`
+/// backend allocates its packing buffer per call (one per 512-piece chunk,
+/// for operation 3).
 public struct ShatterFrame: Sendable {
+  /// The style of the transition that made the frame.
+  public let style: ShatterStyle
   /// The transition time this frame shows, in seconds.
   public internal(set) var time: Double = 0
   /// Whether every piece has reached its final state (the transition is over).

@@ -105,7 +105,11 @@ public struct ShatterTransition: Sendable {
 
   /// Evaluates the batched path at `time` (seconds since the transition
   /// began) into `frame`; bit-identical for any `threads`.
-  /// - Complexity: O(pieces); no allocation once `frame` has been used.
+  /// - Complexity: O(pieces). Once `frame` has been used, no allocation with
+  ///   one thread and the `scalar`, `simd` or `automatic` backend (`automatic`
+  ///   resolves to `simd`, or `scalar` for a one-piece chunk, never `blas`);
+  ///   the `blas` backend allocates its packing buffer per call, one per
+  ///   512-piece chunk (see `docs/shatter.md`).
   public func evaluate(
     at time: Double, into frame: inout ShatterFrame, backend: TransformBackend = .automatic,
     threads: Int = 1
