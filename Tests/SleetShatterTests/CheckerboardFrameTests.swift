@@ -22,6 +22,32 @@ struct CheckerboardFrameTests {
     }
   }
 
+  /// docs/shatter.md: the black backdrop shows during the whole flip, not
+  /// only edge-on. One 100-pt card centred on a 100×100 container: turned by
+  /// φ its corners project to x = 50 ± 50·cos φ / (1 ∓ 50·sin φ/900), a width
+  /// of 100·cos φ / (1 − (50·sin φ/900)²), which is below 100 for every
+  /// 0 < |φ| < π (1 − cos φ ≥ sin²φ/2 > (50/900)²·sin²φ): part of the cell
+  /// is uncovered whenever the card is not at rest.
+  @Test func theBackdropShowsBesideAFlippingCardForTheWholeFlip() {
+    let t = CheckerboardTransition(plan: CheckerboardPlan(width: 100, height: 100, divisor: 1))
+    #expect(t.plan.tileCount == 1 && t.plan.firstDelay == 0)
+    var frame = t.makeFrame()
+    func coveredWidth() -> Float {
+      let xs = frame.cornersOf(0).map(\.x)
+      return xs.max()! - xs.min()!
+    }
+    t.evaluate(at: 0, into: &frame)
+    #expect(abs(coveredWidth() - 100) < 1e-4)  // at rest: the whole cell
+    for k in 1..<40 {
+      let time = t.plan.tileDuration * Double(k) / 40
+      t.evaluate(at: time, into: &frame)
+      #expect(frame.pieces[0].progress > 0 && frame.pieces[0].progress < 1)
+      #expect(coveredWidth() < 100 - 1e-4, "t = \(time): the card covers \(coveredWidth()) of 100 pt")
+    }
+    t.evaluate(at: t.endTime, into: &frame)
+    #expect(abs(coveredWidth() - 100) < 1e-4)
+  }
+
   @Test func afterTheEndEveryTileShowsItsToFaceAtItsRect() {
     let t = Self.transition
     var frame = t.makeFrame()

@@ -118,19 +118,29 @@ public struct ExplodeTransition: Sendable {
   /// - Complexity: O(pieces).
   public func makeFrame() -> ShatterFrame {
     ShatterFrame(
-      columns: columns, rows: rows, width: width, height: height, backdrop: .toSnapshot,
+      _frameShape,
       textureCorners: _ShatterPipeline.gridTextureCorners(
         columns: columns, rows: rows, cellWidth: pieceSide, cellHeight: pieceSide,
         width: width, height: height))
   }
 
+  /// What a frame of this transition keeps: the grid, the container, the
+  /// piece side and the to-snapshot backdrop.
+  internal var _frameShape: ShatterFrame._Shape {
+    ShatterFrame._Shape(
+      style: .explode, columns: columns, rows: rows, width: width, height: height, backdrop: .toSnapshot,
+      cells: .grid(width: pieceSide, height: pieceSide))
+  }
+
   internal func _checkFrame(_ frame: ShatterFrame) {
-    frame._precondition(columns: columns, rows: rows, caller: "ExplodeTransition.evaluate")
+    frame._precondition(fits: _frameShape, caller: "ExplodeTransition.evaluate")
   }
 
   /// Evaluates every piece at `time` with the batched operations.
-  /// - Complexity: O(pieces), one sine and cosine per piece; no allocation
-  ///   once `frame` has been used.
+  /// - Complexity: O(pieces), one sine and cosine per piece. Once `frame` has
+  ///   been used, no allocation with one thread and the `scalar`, `simd` or
+  ///   `automatic` backend; the `blas` backend allocates its packing buffer
+  ///   per call (per 512-piece chunk).
   public func evaluate(
     at time: Double, into frame: inout ShatterFrame, backend: TransformBackend = .automatic,
     threads: Int = 1

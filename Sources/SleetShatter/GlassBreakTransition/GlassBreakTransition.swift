@@ -32,6 +32,12 @@ import SleetMath
 /// 0x474c4153 + 1 as (start, duration, drift, spin).
 public struct GlassBreakTransition: Sendable {
   public static let defaultGrid = 10
+  /// The nominal duration D = latest start + longest shard duration =
+  /// 1.0 s + 1.0 s = 2.0 s: an upper bound of ``endTime`` for every seed
+  /// (starts are in [0.3, 1.0) s, durations in [0.5, 1.0) s). The source runs
+  /// from a `CATransaction` and names no duration, so this is a decision; an
+  /// interactive glass break maps progress p to time p·D.
+  public static let nominalDuration = 2.0
   public static let randomStream: UInt64 = 0x474c_4153
 
   public let width: Double
@@ -185,17 +191,28 @@ public struct GlassBreakTransition: Sendable {
   public func makeFrame() -> ShatterFrame {
     let size = SIMD2(width, height)
     return ShatterFrame(
-      columns: columns, rows: rows, width: width, height: height, backdrop: .toSnapshot,
+      _frameShape,
       textureCorners: quads.map { SIMD2<Float>($0 / size) })
   }
 
+  /// What a frame of this transition keeps: the grid, the container, the
+  /// seed that jittered the shards (their texture corners) and the
+  /// to-snapshot backdrop.
+  internal var _frameShape: ShatterFrame._Shape {
+    ShatterFrame._Shape(
+      style: .glassBreak, columns: columns, rows: rows, width: width, height: height, backdrop: .toSnapshot,
+      cells: .shards(seed: seed))
+  }
+
   internal func _checkFrame(_ frame: ShatterFrame) {
-    frame._precondition(columns: columns, rows: rows, caller: "GlassBreakTransition.evaluate")
+    frame._precondition(fits: _frameShape, caller: "GlassBreakTransition.evaluate")
   }
 
   /// Evaluates every shard at `time` with the batched operations.
-  /// - Complexity: O(pieces), one sine and cosine per moving shard; no
-  ///   allocation once `frame` has been used.
+  /// - Complexity: O(pieces), one sine and cosine per shard. Once `frame` has
+  ///   been used, no allocation with one thread and the `scalar`, `simd` or
+  ///   `automatic` backend; the `blas` backend allocates its packing buffer
+  ///   per call (per 512-piece chunk).
   public func evaluate(
     at time: Double, into frame: inout ShatterFrame, backend: TransformBackend = .automatic,
     threads: Int = 1

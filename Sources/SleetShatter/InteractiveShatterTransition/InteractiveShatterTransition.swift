@@ -4,25 +4,39 @@ import SleetMath
 /// style, as a value driven by explicit times (no clocks are read).
 ///
 /// A gesture drives the transition's timeline by progress p ∈ [0, 1]
-/// (``update(_:)``); p maps to transition time `p · duration`. When the gesture
-/// ends, ``finish(at:)`` plays the rest forward and ``cancel(at:)`` plays it
-/// back, over
+/// (``update(_:)``); p maps to transition time `p · D`, with D = ``duration``
+/// the style's nominal duration (``ShatterTransition/duration``: the animator's
+/// `transitionDuration`, 3.0 s for the checkerboard), not the time its last
+/// piece lands. When the gesture ends, ``finish(at:)`` plays the rest forward
+/// and ``cancel(at:)`` plays it back. Both capture `completionSpeed` and
+/// `completionCurve` when called, as
 ///
 /// ```
-/// Δ = (1 − p₀)·duration / completionSpeed      finish
-/// Δ =      p₀ ·duration / completionSpeed      cancel
-/// p(τ) = p₀ + (target − p₀) · completionCurve((τ − τ₀)/Δ)      τ₀ ≤ τ < τ₀ + Δ
-/// p(τ) = target (exactly 1 or 0)                              τ ≥ τ₀ + Δ
+/// Δ = (1 − p₀)·D / completionSpeed      finish (target 1)
+/// Δ =      p₀ ·D / completionSpeed      cancel (target 0)
+/// p(τ) = p₀                                                     τ ≤ τ₀
+/// p(τ) = p₀ + (target − p₀) · completionCurve((τ − τ₀)/Δ)      τ₀ < τ < τ₀ + Δ
+/// p(τ) = target (exactly 1 or 0)                               τ ≥ τ₀ + Δ
 /// ```
 ///
-/// where τ is the caller's clock in seconds and τ₀ the time of the call. The
+/// where τ is the caller's clock in seconds, τ₀ the time of the call and p₀
+/// the progress at τ₀. With the default linear `completionCurve` the
+/// transition time runs at exactly `completionSpeed` seconds per second
+/// (`t(τ) = p₀·D ± completionSpeed·(τ − τ₀)`), which is the binding rule
+/// (`transitions.md`: the animation "runs on to D or back to 0 at
+/// completionSpeed in wall time, its own curves still applying"). The
 /// per-piece timing curves are untouched: they run on the transition's own
 /// timeline, exactly as UIKit resumes the paused layer animations.
+///
+/// Changing ``completionSpeed`` or ``completionCurve`` while a completion
+/// runs does not affect it (its Δ and curve were captured, so p(τ) stays
+/// continuous); the new values apply from the next ``finish(at:)`` or
+/// ``cancel(at:)``.
 ///
 /// Reversible at any point: ``update(_:)`` takes the transition back under the
 /// finger from any phase (an interrupted completion is "caught"), and
 /// ``finish(at:)``/``cancel(at:)`` may be called while completing to turn
-/// around from the current position.
+/// around from the current position (p₀ = p(τ₀) of the running completion).
 public struct InteractiveShatterTransition: Hashable, Sendable {
   /// Where the transition is.
   public enum Phase: Hashable, Sendable {
@@ -38,9 +52,12 @@ public struct InteractiveShatterTransition: Hashable, Sendable {
     case cancelled
   }
 
-  /// The transition time that progress 1 maps to (its ``ShatterTransition/endTime``).
+  /// D: the transition time that progress 1 maps to, the style's nominal
+  /// duration (``ShatterTransition/duration``).
   public let duration: Double
   /// UIKit's `completionSpeed`: 1 plays the rest at the transition's own pace.
+  /// Read by ``finish(at:)`` and ``cancel(at:)``; setting it does not change a
+  /// completion already running.
   public var completionSpeed: Double {
     didSet {
       precondition(
@@ -48,21 +65,29 @@ public struct InteractiveShatterTransition: Hashable, Sendable {
         "InteractiveShatterTransition: completionSpeed must be positive and finite, got \(completionSpeed)")
     }
   }
-  /// UIKit's `completionCurve` (default `UIViewAnimationCurveEaseInOut`).
+  /// The curve a completion maps its elapsed fraction through (default
+  /// `.linear`: the timeline runs at exactly `completionSpeed`, as the binding
+  /// rules say; UIKit's property defaults to easeInOut, see `docs/shatter.md`).
+  /// Read by ``finish(at:)`` and ``cancel(at:)``; setting it does not change a
+  /// completion already running.
   public var completionCurve: TimingFunction
 
   private var _mode: _Mode = .interactive
-  /// Progress when interactive, or where the running completion started.
+  /// Progress when interactive, or where the running completion started (p₀).
   private var _anchor: Double = 0
-  /// The clock time the running completion started.
+  /// The clock time the running completion started (τ₀).
   private var _start: Double = 0
+  /// The running completion's length Δ in clock seconds, captured at τ₀.
+  private var _span: Double = 0
+  /// The running completion's curve, captured at τ₀.
+  private var _curve: TimingFunction = .linear
 
   private enum _Mode: Hashable, Sendable { case interactive, finishing, cancelling }
 
   /// - Complexity: O(1).
   public init(
     duration: Double, completionSpeed: Double = 1,
-    completionCurve: TimingFunction = .easeInEaseOut
+    completionCurve: TimingFunction = .linear
   ) {
     precondition(
       duration > 0 && duration.isFinite,
@@ -75,14 +100,15 @@ public struct InteractiveShatterTransition: Hashable, Sendable {
     self.completionCurve = completionCurve
   }
 
-  /// Drives a transition: `duration` is its ``ShatterTransition/endTime``.
+  /// Drives a transition: D is its nominal ``ShatterTransition/duration``
+  /// (not its ``ShatterTransition/endTime``).
   /// - Complexity: O(1).
   public init(
     _ transition: ShatterTransition, completionSpeed: Double = 1,
-    completionCurve: TimingFunction = .easeInEaseOut
+    completionCurve: TimingFunction = .linear
   ) {
     self.init(
-      duration: transition.endTime, completionSpeed: completionSpeed,
+      duration: transition.duration, completionSpeed: completionSpeed,
       completionCurve: completionCurve)
   }
 
@@ -96,19 +122,24 @@ public struct InteractiveShatterTransition: Hashable, Sendable {
     _anchor = Swift.min(Swift.max(percentComplete, 0), 1)
   }
 
-  /// `finishInteractiveTransition()` at clock time `clock`.
+  /// `finishInteractiveTransition()` at clock time `clock`: plays from the
+  /// current progress to 1 over `(1 − p₀)·D / completionSpeed`.
   /// - Complexity: O(1).
   public mutating func finish(at clock: Double) { _complete(.finishing, at: clock) }
 
-  /// `cancelInteractiveTransition()` at clock time `clock`.
+  /// `cancelInteractiveTransition()` at clock time `clock`: plays from the
+  /// current progress back to 0 over `p₀·D / completionSpeed`.
   /// - Complexity: O(1).
   public mutating func cancel(at clock: Double) { _complete(.cancelling, at: clock) }
 
   private mutating func _complete(_ mode: _Mode, at clock: Double) {
     precondition(clock.isFinite, "InteractiveShatterTransition: clock must be finite, got \(clock)")
-    _anchor = progress(at: clock)
+    let p = progress(at: clock)
+    _anchor = p
     _start = clock
     _mode = mode
+    _curve = completionCurve
+    _span = (mode == .finishing ? 1 - p : p) * duration / completionSpeed
   }
 
   /// Ends a pan gesture the way the reference articles do: finish when past
@@ -137,14 +168,10 @@ public struct InteractiveShatterTransition: Hashable, Sendable {
     return Swift.min(Swift.max(translation / extent, 0), 1)
   }
 
-  /// How long the running completion takes in clock seconds (0 while
-  /// interactive).
+  /// Δ: how long the running completion takes in clock seconds, as captured
+  /// when it started (0 while interactive).
   public var completionDuration: Double {
-    switch _mode {
-    case .interactive: 0
-    case .finishing: (1 - _anchor) * duration / completionSpeed
-    case .cancelling: _anchor * duration / completionSpeed
-    }
+    _mode == .interactive ? 0 : _span
   }
 
   /// The progress at clock time `clock`; exactly 1 or 0 once a completion
@@ -157,26 +184,25 @@ public struct InteractiveShatterTransition: Hashable, Sendable {
     case .finishing: target = 1
     case .cancelling: target = 0
     }
-    let span = completionDuration
     let elapsed = clock - _start
     if elapsed <= 0 { return _anchor }
-    if elapsed >= span { return target }
-    return _anchor + (target - _anchor) * completionCurve.value(at: elapsed / span)
+    if elapsed >= _span { return target }
+    return _anchor + (target - _anchor) * _curve.value(at: elapsed / _span)
   }
 
-  /// The transition time to evaluate at clock time `clock`: `progress · duration`.
+  /// The transition time to evaluate at clock time `clock`: `progress · D`.
   /// - Complexity: O(1).
   public func transitionTime(at clock: Double) -> Double {
     InteractiveShatterTransition.time(forProgress: progress(at: clock), duration: duration)
   }
 
-  /// Progress → transition time.
+  /// Progress → transition time: `progress · duration`.
   /// - Complexity: O(1).
   public static func time(forProgress progress: Double, duration: Double) -> Double {
     progress * duration
   }
 
-  /// Transition time → progress, clamped to [0, 1].
+  /// Transition time → progress, `time / duration` clamped to [0, 1].
   /// - Complexity: O(1).
   public static func progress(forTime time: Double, duration: Double) -> Double {
     Swift.min(Swift.max(time / duration, 0), 1)
@@ -187,8 +213,8 @@ public struct InteractiveShatterTransition: Hashable, Sendable {
   public func phase(at clock: Double) -> Phase {
     switch _mode {
     case .interactive: return .interactive
-    case .finishing: return clock - _start >= completionDuration ? .finished : .finishing
-    case .cancelling: return clock - _start >= completionDuration ? .cancelled : .cancelling
+    case .finishing: return clock - _start >= _span ? .finished : .finishing
+    case .cancelling: return clock - _start >= _span ? .cancelled : .cancelling
     }
   }
 }

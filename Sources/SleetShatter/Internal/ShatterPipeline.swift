@@ -7,7 +7,9 @@ import Synchronization
 /// Implementation goals, in order: identical output for any thread count;
 /// every transform and corner produced by the `Transform3DBatch` operations
 /// (so a faster backend speeds every style up); cache residency; no allocation
-/// in steady state.
+/// in steady state with one thread and the `scalar`, `simd` or `automatic`
+/// backend (the `blas` backend's operation 3 allocates a packing buffer on
+/// every call, i.e. per chunk; SleetMath documents it).
 ///
 /// The pieces are processed in fixed chunks of ``chunkSize``. For each chunk:
 ///

@@ -11,8 +11,12 @@ public enum ShatterFace: UInt32, Hashable, Sendable, Codable {
 
 /// What a renderer paints behind the pieces.
 public enum ShatterBackdrop: String, Hashable, Sendable, Codable {
-  /// Opaque black, the checkerboard sample's transition container: it shows
-  /// through while cards are edge-on.
+  /// Opaque black, the checkerboard sample's transition container. It shows
+  /// for the whole of every flip, not only edge-on: a card turned by φ covers
+  /// only part of its cell (its corners lie at x = cx ± (s/2)·cos φ before the
+  /// perspective, which then shrinks the far edge), so black shows beside it
+  /// from the moment it starts moving until it lands, and fills the cell at
+  /// the edge-on instant (see `docs/shatter.md`).
   case black
   /// The whole to-snapshot: explode and glass break uncover the destination
   /// view, which the samples place behind the pieces.
@@ -80,8 +84,14 @@ public struct ShatterPieceState: Hashable, Sendable {
 /// `transforms` (exact for checkerboard and explode, whose pieces are rectangles).
 ///
 /// The arrays are allocated once by `makeFrame()` and rewritten in place by
-/// each evaluation: in steady state a frame costs no allocation.
+/// each evaluation. In steady state a single-threaded evaluation with the
+/// `scalar`, `simd` or `automatic` backend (which resolves to `simd`, or
+/// `scalar` for a one-piece chunk, never `blas`) allocates nothing; the `blas`
+/// backend allocates its packing buffer per call (one per 512-piece chunk,
+/// for operation 3).
 public struct ShatterFrame: Sendable {
+  /// The style of the transition that made the frame.
+  public let style: ShatterStyle
   /// The transition time this frame shows, in seconds.
   public internal(set) var time: Double = 0
   /// Whether every piece has reached its final state (the transition is over).
@@ -105,21 +115,24 @@ public struct ShatterFrame: Sendable {
   /// Per piece, 4 consecutive entries: TL, TR, BR, BL in the snapshot, in [0, 1].
   public let textureCorners: [SIMD2<Float>]
 
+  /// What the texture corners were cut from besides the grid and the
+  /// container (see ``_Shape``).
+  internal let _cells: _Cells
+
   /// Scratch for the batched path: one cache-resident chunk of local
   /// transforms per worker. Not part of the output.
   internal var _scratch: Transform3DBatch
 
-  internal init(
-    columns: Int, rows: Int, width: Double, height: Double, backdrop: ShatterBackdrop,
-    textureCorners: [SIMD2<Float>]
-  ) {
-    let n = columns * rows
+  internal init(_ shape: _Shape, textureCorners: [SIMD2<Float>]) {
+    let n = shape.columns * shape.rows
     precondition(textureCorners.count == 4 * n, "ShatterFrame: need 4 texture corners per piece")
-    self.columns = columns
-    self.rows = rows
-    containerWidth = width
-    containerHeight = height
-    self.backdrop = backdrop
+    style = shape.style
+    columns = shape.columns
+    rows = shape.rows
+    containerWidth = shape.width
+    containerHeight = shape.height
+    backdrop = shape.backdrop
+    _cells = shape.cells
     transforms = Transform3DBatch(count: n)
     corners = [SIMD2<Float>](repeating: .zero, count: 4 * n)
     pieces = [ShatterPieceState](
@@ -198,11 +211,91 @@ public struct ShatterPiece: Sendable {
 }
 
 extension ShatterFrame {
-  /// Traps unless the frame was made for a `columns × rows` grid: a frame from
-  /// another transition would be read out of bounds by the pipeline.
-  internal func _precondition(columns: Int, rows: Int, caller: StaticString) {
+  /// Everything a frame keeps across evaluations (all but the per-frame
+  /// streams, which every evaluation rewrites): a frame fits a transition
+  /// exactly when the two shapes are equal. The grid alone is not enough:
+  /// another style with the same grid (the checkerboard and the explode both
+  /// cut 320×480 into 10 × 15 squares of 32 pt) has another backdrop, another
+  /// container with the same grid has other texture corners, and so do
+  /// checkerboard cells of another side (100×100 /3 and /4 are both 4 × 4) or
+  /// glass-break shards of another seed.
+  internal struct _Shape: Equatable, Sendable {
+    var style: ShatterStyle
+    var columns: Int
+    var rows: Int
+    /// The container W × H in points.
+    var width: Double
+    var height: Double
+    var backdrop: ShatterBackdrop
+    var cells: _Cells
+  }
+
+  /// What the texture corners are made of, given the grid and the container.
+  internal enum _Cells: Equatable, Sendable {
+    /// Axis-aligned cells of `width × height` points from the top-left corner
+    /// (checkerboard tiles of side s, explode squares of side a).
+    case grid(width: Double, height: Double)
+    /// Glass-break shards: the lattice jittered by this seed's draws.
+    case shards(seed: UInt64)
+  }
+
+  /// The shape this frame was made with.
+  internal var _shape: _Shape {
+    _Shape(
+      style: style, columns: columns, rows: rows, width: containerWidth, height: containerHeight,
+      backdrop: backdrop, cells: _cells)
+  }
+
+  /// Traps unless the frame was made for a transition of shape `expected`
+  /// (see ``_Shape``): a frame of another grid would be read out of bounds by
+  /// the pipeline, and one of another style, container, cell size or seed
+  /// would be drawn with the wrong backdrop or texture corners. The message
+  /// names every field that differs, the frame's value first.
+  /// - Complexity: O(1).
+  internal func _precondition(fits expected: _Shape, caller: StaticString) {
+    let actual = _shape
     precondition(
-      self.columns == columns && self.rows == rows,
-      "\(caller): the frame was made for \(self.columns)×\(self.rows) pieces, not \(columns)×\(rows)")
+      actual == expected,
+      "\(caller): the frame does not fit this transition: \(ShatterFrame._differences(actual, expected))")
+  }
+
+  /// "field frame-value, not transition-value" for each field that differs,
+  /// joined by "; ".
+  internal static func _differences(_ actual: _Shape, _ expected: _Shape) -> String {
+    var parts: [String] = []
+    if actual.style != expected.style {
+      parts.append("style \(actual.style), not \(expected.style)")
+    }
+    if actual.columns != expected.columns || actual.rows != expected.rows {
+      parts.append("grid \(actual.columns)×\(actual.rows), not \(expected.columns)×\(expected.rows)")
+    }
+    if actual.width != expected.width || actual.height != expected.height {
+      parts.append(
+        "container \(_points(actual.width))×\(_points(actual.height)) pt, "
+          + "not \(_points(expected.width))×\(_points(expected.height)) pt")
+    }
+    if actual.backdrop != expected.backdrop {
+      parts.append("backdrop \(actual.backdrop), not \(expected.backdrop)")
+    }
+    if actual.cells != expected.cells {
+      parts.append("\(_describe(actual.cells)), not \(_describe(expected.cells, alone: actual.cells))")
+    }
+    return parts.joined(separator: "; ")
+  }
+
+  /// "cells 32×32 pt" or "shards of seed 7"; `alone` drops the words a
+  /// same-kind value already said ("shards of seed 1, not 2").
+  private static func _describe(_ cells: _Cells, alone other: _Cells? = nil) -> String {
+    switch (cells, other) {
+    case (.grid(let w, let h), .grid?): "\(_points(w))×\(_points(h)) pt"
+    case (.grid(let w, let h), _): "cells \(_points(w))×\(_points(h)) pt"
+    case (.shards(let seed), .shards?): "\(seed)"
+    case (.shards(let seed), _): "shards of seed \(seed)"
+    }
+  }
+
+  /// A length in points: whole numbers without a fraction ("320", not "320.0").
+  private static func _points(_ value: Double) -> String {
+    value == value.rounded() && abs(value) < 0x1p53 ? String(Int(value)) : "\(value)"
   }
 }

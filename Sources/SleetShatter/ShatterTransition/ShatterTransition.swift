@@ -63,7 +63,28 @@ public struct ShatterTransition: Sendable {
     }
   }
 
-  /// When the last piece reaches its final state; progress 1 maps here.
+  /// D: the style's nominal duration, its animator's `transitionDuration`,
+  /// which interactive progress p maps onto as transition time p·D
+  /// (``InteractiveShatterTransition``). Every piece is at rest from
+  /// ``endTime`` ≤ D on:
+  ///
+  /// ```
+  /// checkerboard   D = plan.duration (3.0 s)     endTime = max delay + D·S/(L + S)
+  /// explode        D = duration (1.0 s)          endTime = D
+  /// glass break    D = 1.0 s + 1.0 s = 2.0 s     endTime = max(start + duration)
+  /// ```
+  ///
+  /// (the glass break's source has no transition duration: D is the latest
+  /// any shard can land, for any seed; see ``GlassBreakTransition/nominalDuration``).
+  public var duration: Double {
+    switch kind {
+    case .checkerboard(let t): t.plan.duration
+    case .explode(let t): t.duration
+    case .glassBreak: GlassBreakTransition.nominalDuration
+    }
+  }
+
+  /// When the last piece reaches its final state (≤ ``duration``).
   public var endTime: Double {
     switch kind {
     case .checkerboard(let t): t.endTime
@@ -84,7 +105,11 @@ public struct ShatterTransition: Sendable {
 
   /// Evaluates the batched path at `time` (seconds since the transition
   /// began) into `frame`; bit-identical for any `threads`.
-  /// - Complexity: O(pieces); no allocation once `frame` has been used.
+  /// - Complexity: O(pieces). Once `frame` has been used, no allocation with
+  ///   one thread and the `scalar`, `simd` or `automatic` backend (`automatic`
+  ///   resolves to `simd`, or `scalar` for a one-piece chunk, never `blas`);
+  ///   the `blas` backend allocates its packing buffer per call, one per
+  ///   512-piece chunk (see `docs/shatter.md`).
   public func evaluate(
     at time: Double, into frame: inout ShatterFrame, backend: TransformBackend = .automatic,
     threads: Int = 1
