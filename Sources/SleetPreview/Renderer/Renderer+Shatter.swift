@@ -6,7 +6,8 @@ extension Renderer {
   /// samples' container shows it:
   ///
   /// 1. the backdrop: opaque black (``ShatterBackdrop/black``, the
-  ///    checkerboard's container, visible while cards are edge-on), or the
+  ///    checkerboard's container, visible beside every card for its whole
+  ///    flip: a turned card covers only part of its cell), or the
   ///    whole to-snapshot over transparent (``ShatterBackdrop/toSnapshot``,
   ///    uncovered by explode and glass break);
   /// 2. every piece as a perspective-correct ``TexturedQuad``: its four
