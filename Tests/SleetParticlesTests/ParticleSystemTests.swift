@@ -349,7 +349,8 @@ struct ParticleSystemTests {
     // The tail lanes of the last block still read as never alive.
     #expect(store.aliveCount(blocks: 0..<store.blockCount, at: 0, hidden: nil) == records.count - 16)
     let tree = CellTree(effect: fireworksLikeEffect())
-    store.append(records[0], constantsIndex: tree.constantsIndex(cell: records[0].cell, birthTime: records[0].birthTime))
+    store.append(
+      records[0], constantsIndex: tree.constantsIndex(cell: records[0].cell, birthTime: records[0].birthTime))
     #expect(store.record(at: records.count - 16) == records[0])
   }
 }
