@@ -133,7 +133,7 @@ struct ParticleSystemTests {
     for threads in [1, 2, 3, 8] {
       for chunk in [8, 24, 1000, 16_384] {
         let system = try ParticleSystem(
-          effect: effect, configuration: .init(threads: threads, chunkSize: chunk))
+          effect: effect, configuration: .init(threads: threads, chunkSize: chunk, computesAffines: true))
         var frame = ParticleFrame()
         system.seek(to: 2.7)
         system.render(into: &frame)
@@ -152,8 +152,9 @@ struct ParticleSystemTests {
   /// bit for bit — forward, backward, and across sub-cell windows.
   @Test func seekEqualsStep() throws {
     let effect = fireworksLikeEffect(seed: 11)
-    let stepper = try ParticleSystem(effect: effect, configuration: .init(threads: 2, chunkSize: 64))
-    let seeker = try ParticleSystem(effect: effect)
+    let stepper = try ParticleSystem(
+      effect: effect, configuration: .init(threads: 2, chunkSize: 64, computesAffines: true))
+    let seeker = try ParticleSystem(effect: effect, configuration: .init(computesAffines: true))
     var stepped = ParticleFrame()
     var sought = ParticleFrame()
     for n in 0...200 {
@@ -298,6 +299,14 @@ struct ParticleSystemTests {
   @Test func tooManyCellsIsATypedError() {
     let cells = (0..<256).map { testCell("c\($0)") }
     #expect(throws: ParticleSystemError.tooManyCells(256)) { try ParticleSystem(effect: testEffect(cells)) }
+  }
+
+  @Test func affinesAreComputedOnlyWhenAsked() throws {
+    let plain = try ParticleSystem(effect: fireworksLikeEffect(seed: 5))
+    plain.seek(to: 2.2)
+    var frame = ParticleFrame()
+    plain.render(into: &frame)
+    #expect(!frame.instances.isEmpty && frame.affines.isEmpty)
   }
 
   @Test func kernelMatchesItsNaiveTwinBitForBit() throws {

@@ -33,15 +33,18 @@ public struct ParticleSystemConfiguration: Hashable, Sendable {
   /// Particles per work chunk, rounded up to a multiple of 8. Results are
   /// bit-identical for any value. Default 16,384.
   public var chunkSize: Int = 16_384
-  /// Whether ``ParticleFrame/affines`` is filled. Default true.
-  public var computesAffines: Bool = true
+  /// Whether ``ParticleFrame/affines`` is filled. Default false: a renderer
+  /// that draws with a per-instance matrix asks for it (24 more bytes written
+  /// per particle, and a sine and cosine); the instance's position, scale and
+  /// rotation say the same.
+  public var computesAffines: Bool = false
   /// Whether ``ParticleFrame/ids`` is filled (8 more bytes written per
   /// particle). Default false.
   public var computesIDs: Bool = false
 
   public init(
     budget: Int = 4_000_000, overflowPolicy: OverflowPolicy = .reject, threads: Int = 1,
-    chunkSize: Int = 16_384, computesAffines: Bool = true, computesIDs: Bool = false
+    chunkSize: Int = 16_384, computesAffines: Bool = false, computesIDs: Bool = false
   ) {
     self.budget = budget
     self.overflowPolicy = overflowPolicy
