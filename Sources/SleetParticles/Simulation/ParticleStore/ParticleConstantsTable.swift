@@ -24,7 +24,9 @@ struct ParticleConstants: Hashable, Sendable {
 /// | 0–3 | ½·acceleration x, y, z; scale speed |
 /// | 4–7 | colour speed r, g, b, a |
 /// | 8–11 | contentsRect x, y, w, h |
-/// | 12, 13 | sprite, cell (`UInt32` bits); 14, 15 zero |
+/// | 12, 13 | sprite, cell (`UInt32` bits) |
+/// | 14 | the compact instance's sprite and cell: `UInt16` sprite (0xFFFF for none) \| cell << 16 |
+/// | 15 | zero |
 ///
 /// Invariant: rows are 64 bytes and 64-byte aligned, so a kernel loads each
 /// group of four with one aligned 16-byte load. Immutable after init (hence
@@ -55,6 +57,8 @@ final class ParticleConstantsTable: @unchecked Sendable {
       }
       row[12] = Float(bitPattern: k.sprite)
       row[13] = Float(bitPattern: k.cell)
+      let sprite16 = k.sprite >= UInt32(UInt16.max) ? UInt32(UInt16.max) : k.sprite
+      row[14] = Float(bitPattern: sprite16 | k.cell << 16)
     }
   }
 

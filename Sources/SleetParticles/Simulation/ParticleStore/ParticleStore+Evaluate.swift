@@ -5,6 +5,8 @@ import SleetMath
 /// touch the same element.
 struct EvaluationTarget: @unchecked Sendable {
   var instances: UnsafeMutablePointer<ParticleInstance>
+  /// Non-nil: write 32-byte compact instances here instead of `instances`.
+  var compact: UnsafeMutablePointer<CompactParticleInstance>?
   /// nil: skip the affines.
   var affines: UnsafeMutablePointer<AffineTransform2D>?
   /// Per output index: the particle's id and tracked z (for render-order sorts).
@@ -25,8 +27,9 @@ struct LaneConstants {
   var hx, hy, hz, scaleSpeed: SIMD4<Float>
   var colorSpeedR, colorSpeedG, colorSpeedB, colorSpeedA: SIMD4<Float>
   var rectX, rectY, rectW, rectH: SIMD4<Float>
-  /// Sprite and cell numbers as `Float` bit patterns (copied, never computed on).
-  var sprite, cell: SIMD4<Float>
+  /// Sprite and cell numbers as `Float` bit patterns (copied, never computed
+  /// on), and both packed in 16 bits each for the compact instance.
+  var sprite, cell, spriteCell16: SIMD4<Float>
 
   /// The rows of lanes 0…3 at `rows[0…3]`: four aligned 16-byte loads per
   /// row and a 4×4 transpose per group of four fields.
@@ -42,7 +45,7 @@ struct LaneConstants {
     (colorSpeedR, colorSpeedG, colorSpeedB, colorSpeedA) = group(1)
     (rectX, rectY, rectW, rectH) = group(2)
     let g3 = group(3)
-    (sprite, cell) = (g3.0, g3.1)
+    (sprite, cell, spriteCell16) = (g3.0, g3.1, g3.2)
   }
 }
 
@@ -107,15 +110,18 @@ extension ParticleStore {
   ///   on the stack).
   func evaluate(blocks range: Range<Int>, at t: Double, into target: EvaluationTarget, start: Int) -> Int {
     withUnsafeTemporaryAllocation(of: ParticleInstance.self, capacity: 8) { scratchInstances in
-      withUnsafeTemporaryAllocation(of: AffineTransform2D.self, capacity: 8) { scratchAffines in
-        withUnsafeTemporaryAllocation(of: Float.self, capacity: 8) { scratchDepths in
-          evaluate(
-            blocks: range, at: t, into: target, start: start,
-            scratch: EvaluationTarget(
-              instances: scratchInstances.baseAddress!,
-              affines: target.affines == nil ? nil : scratchAffines.baseAddress!, ids: target.ids,
-              depths: scratchDepths.baseAddress!, hidden: nil, flattensDepth: target.flattensDepth,
-              writesSortKeys: target.writesSortKeys))
+      withUnsafeTemporaryAllocation(of: CompactParticleInstance.self, capacity: 8) { scratchCompact in
+        withUnsafeTemporaryAllocation(of: AffineTransform2D.self, capacity: 8) { scratchAffines in
+          withUnsafeTemporaryAllocation(of: Float.self, capacity: 8) { scratchDepths in
+            evaluate(
+              blocks: range, at: t, into: target, start: start,
+              scratch: EvaluationTarget(
+                instances: scratchInstances.baseAddress!,
+                compact: target.compact == nil ? nil : scratchCompact.baseAddress!,
+                affines: target.affines == nil ? nil : scratchAffines.baseAddress!, ids: target.ids,
+                depths: scratchDepths.baseAddress!, hidden: nil, flattensDepth: target.flattensDepth,
+                writesSortKeys: target.writesSortKeys))
+          }
         }
       }
     }
@@ -165,9 +171,15 @@ extension ParticleStore {
         continue
       }
       for lane in 0..<8 where aliveLanes[lane] != 0 {
-        let instance = scratch.instances[lane]
-        if let hidden = target.hidden, hidden[Int(instance.cell)] { continue }
-        target.instances[o] = instance
+        if let compact = target.compact {
+          let instance = scratch.compact![lane]
+          if let hidden = target.hidden, hidden[Int(instance.cell)] { continue }
+          compact[o] = instance
+        } else {
+          let instance = scratch.instances[lane]
+          if let hidden = target.hidden, hidden[Int(instance.cell)] { continue }
+          target.instances[o] = instance
+        }
         if let affines = target.affines { affines[o] = scratch.affines![lane] }
         if target.writesSortKeys {
           target.ids[o] = ids[b * 8 + lane]
@@ -192,9 +204,8 @@ extension ParticleStore {
     _ p: UnsafeRawPointer, lanes: Int, age a: SIMD4<Float>, constants k: LaneConstants,
     into target: EvaluationTarget, at o: Int
   ) {
-    let out = UnsafeMutableRawPointer(target.instances + o)
     let (x, y, z, s) = Self.positionAndScale(p, lanes: lanes, age: a, constants: k)
-    Self.storeRows4(x, y, target.flattensDepth ? SIMD4(repeating: 0) : z, s, to: out, offset: 0)
+    let drawnZ = target.flattensDepth ? SIMD4(repeating: 0) : z
     if target.writesSortKeys { UnsafeMutableRawPointer(target.depths + o).storeBytes(of: z, as: SIMD4<Float>.self) }
     let (rotation, normalized) = Self.rotationAndAge(p, lanes: lanes, age: a)
     if let affines = target.affines {
@@ -202,9 +213,35 @@ extension ParticleStore {
       Self.storeAffines4(s * cosR, s * sinR, x, y, to: UnsafeMutableRawPointer(affines + o))
     }
     let c = Self.clampedColors(p, lanes: lanes, age: a, constants: k)
-    Self.storeRows4(c.0, c.1, c.2, c.3, to: out, offset: 16)
-    Self.storeRows4(k.rectX, k.rectY, k.rectW, k.rectH, to: out, offset: 32)
-    Self.storeRows4(rotation, normalized, k.sprite, k.cell, to: out, offset: 48)
+    if let compact = target.compact {
+      let out = UnsafeMutableRawPointer(compact + o)
+      Self.storeRows4(x, y, drawnZ, s, to: out, offset: 0, stride: 32)
+      let color = unsafeBitCast(Self.unorm8(c), to: SIMD4<Float>.self)
+      Self.storeRows4(rotation, normalized, color, k.spriteCell16, to: out, offset: 16, stride: 32)
+      return
+    }
+    let out = UnsafeMutableRawPointer(target.instances + o)
+    Self.storeRows4(x, y, drawnZ, s, to: out, offset: 0, stride: 64)
+    Self.storeRows4(c.0, c.1, c.2, c.3, to: out, offset: 16, stride: 64)
+    Self.storeRows4(k.rectX, k.rectY, k.rectW, k.rectH, to: out, offset: 32, stride: 64)
+    Self.storeRows4(rotation, normalized, k.sprite, k.cell, to: out, offset: 48, stride: 64)
+  }
+
+  /// Four lanes of clamped colour as `R8G8B8A8_UNORM` words: each channel
+  /// 255·c rounded to nearest (ties to even), as
+  /// ``CompactParticleInstance/init(_:)`` rounds it. Adding 1.5·2²³ rounds
+  /// the product to an integer in the low mantissa bits (exact for
+  /// 0 ≤ 255·c ≤ 255), so no float-to-integer conversion is needed.
+  @inline(__always)
+  static func unorm8(
+    _ c: (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>)
+  ) -> SIMD4<UInt32> {
+    let magic = SIMD4<Float>(repeating: 12_582_912)
+    let scale = SIMD4<Float>(repeating: 255)
+    @inline(__always) func channel(_ v: SIMD4<Float>) -> SIMD4<UInt32> {
+      unsafeBitCast(v * scale + magic, to: SIMD4<UInt32>.self) & SIMD4(repeating: 0xFF)
+    }
+    return channel(c.0) | channel(c.1) &<< 8 | channel(c.2) &<< 16 | channel(c.3) &<< 24
   }
 
   // The field groups of one half, each a separate small function on purpose:
@@ -287,18 +324,19 @@ extension ParticleStore {
     pair(abcd.2, abcd.3, t.2, t.3, 48)
   }
 
-  /// Field group `(a, b, c, d)` of four consecutive instances: row l at
-  /// `out + 64·l + offset` is (a[l], b[l], c[l], d[l]); aligned stores.
+  /// Field group `(a, b, c, d)` of four consecutive instances of `stride`
+  /// bytes: row l at `out + stride·l + offset` is (a[l], b[l], c[l], d[l]);
+  /// aligned stores (instances are 16-byte aligned, strides multiples of 16).
   @inline(__always)
   static func storeRows4(
     _ a: SIMD4<Float>, _ b: SIMD4<Float>, _ c: SIMD4<Float>, _ d: SIMD4<Float>,
-    to out: UnsafeMutableRawPointer, offset: Int
+    to out: UnsafeMutableRawPointer, offset: Int, stride: Int
   ) {
     let rows = transpose(a, b, c, d)
     out.storeBytes(of: rows.0, toByteOffset: offset, as: SIMD4<Float>.self)
-    out.storeBytes(of: rows.1, toByteOffset: 64 + offset, as: SIMD4<Float>.self)
-    out.storeBytes(of: rows.2, toByteOffset: 128 + offset, as: SIMD4<Float>.self)
-    out.storeBytes(of: rows.3, toByteOffset: 192 + offset, as: SIMD4<Float>.self)
+    out.storeBytes(of: rows.1, toByteOffset: stride + offset, as: SIMD4<Float>.self)
+    out.storeBytes(of: rows.2, toByteOffset: 2 * stride + offset, as: SIMD4<Float>.self)
+    out.storeBytes(of: rows.3, toByteOffset: 3 * stride + offset, as: SIMD4<Float>.self)
   }
 
   /// Rows (a[l], b[l], c[l], d[l]) for l = 0…3: a 4×4 transpose by two

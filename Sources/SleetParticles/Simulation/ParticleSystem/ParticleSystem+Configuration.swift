@@ -38,14 +38,26 @@ public struct ParticleSystemConfiguration: Hashable, Sendable {
   /// per particle, and a sine and cosine); the instance's position, scale and
   /// rotation say the same.
   public var computesAffines: Bool = false
+  /// Which instance buffer a frame fills.
+  public enum InstanceLayout: String, Hashable, Sendable {
+    /// ``ParticleFrame/instances``: 64-byte ``ParticleInstance``s.
+    case full
+    /// ``ParticleFrame/compactInstances``: 32-byte ``CompactParticleInstance``s.
+    case compact
+  }
+
+  /// Which instance buffer a frame fills. Default ``InstanceLayout/full``.
+  public var instanceLayout: InstanceLayout = .full
   /// Whether ``ParticleFrame/ids`` is filled (8 more bytes written per
   /// particle). Default false.
   public var computesIDs: Bool = false
 
   public init(
     budget: Int = 4_000_000, overflowPolicy: OverflowPolicy = .reject, threads: Int = 1,
-    chunkSize: Int = 16_384, computesAffines: Bool = false, computesIDs: Bool = false
+    chunkSize: Int = 16_384, computesAffines: Bool = false, computesIDs: Bool = false,
+    instanceLayout: InstanceLayout = .full
   ) {
+    self.instanceLayout = instanceLayout
     self.budget = budget
     self.overflowPolicy = overflowPolicy
     self.threads = threads

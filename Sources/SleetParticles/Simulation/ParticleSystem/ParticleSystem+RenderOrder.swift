@@ -8,6 +8,7 @@ extension ParticleSystem {
       return
     case .oldestLast:
       frame.instances.reverse()
+      frame.compactInstances.reverse()
       frame.affines.reverse()
       frame.ids.reverse()
       return
@@ -30,9 +31,16 @@ extension ParticleSystem {
       }
     }
     let order = permutation.order
-    Self.resize(&scratchInstances, to: n, filler: Self.blankInstance)
-    for j in 0..<n { scratchInstances[j] = frame.instances[Int(order[j])] }
-    swap(&scratchInstances, &frame.instances)
+    if !frame.instances.isEmpty {
+      Self.resize(&scratchInstances, to: n, filler: Self.blankInstance)
+      for j in 0..<n { scratchInstances[j] = frame.instances[Int(order[j])] }
+      swap(&scratchInstances, &frame.instances)
+    }
+    if !frame.compactInstances.isEmpty {
+      Self.resize(&scratchCompactInstances, to: n, filler: Self.blankCompactInstance)
+      for j in 0..<n { scratchCompactInstances[j] = frame.compactInstances[Int(order[j])] }
+      swap(&scratchCompactInstances, &frame.compactInstances)
+    }
     if !frame.affines.isEmpty {
       Self.resize(&scratchAffines, to: n, filler: .identity)
       for j in 0..<n { scratchAffines[j] = frame.affines[Int(order[j])] }
@@ -57,6 +65,8 @@ extension ParticleSystem {
       array.append(contentsOf: repeatElement(filler, count: n - array.count))
     }
   }
+
+  static let blankCompactInstance = CompactParticleInstance(blankInstance)
 
   static let blankInstance = ParticleInstance(
     x: 0, y: 0, z: 0, scale: 0, color: .zero, contentsRect: .zero, rotation: 0, normalizedAge: 0,

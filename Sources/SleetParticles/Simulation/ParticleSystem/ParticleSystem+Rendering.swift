@@ -84,43 +84,39 @@ extension ParticleSystem {
           total += n
         }
       }
-      Self.resize(&frame.instances, to: total, filler: Self.blankInstance)
-      Self.resize(&frame.affines, to: computesAffines ? total : 0, filler: .identity)
-      Self.resize(&scratchIDs, to: total, filler: 0)
-      Self.resize(&scratchDepths, to: total, filler: 0)
+      let compact = configuration.instanceLayout == .compact
+      resizeOutputs(&frame, to: total, compact: compact, affines: computesAffines)
       // Evaluate each chunk into its own output range.
       frame.instances.withUnsafeMutableBufferPointer { instances in
-        frame.affines.withUnsafeMutableBufferPointer { affines in
-          scratchIDs.withUnsafeMutableBufferPointer { ids in
-            scratchDepths.withUnsafeMutableBufferPointer { depths in
-              // An empty frame has no buffers; a dummy non-nil pointer is
-              // never written through because every chunk writes 0 particles.
-              let target = EvaluationTarget(
-                instances: instances.baseAddress ?? UnsafeMutablePointer(bitPattern: 64)!,
-                affines: computesAffines ? affines.baseAddress : nil,
-                ids: ids.baseAddress ?? UnsafeMutablePointer(bitPattern: 64)!,
-                depths: depths.baseAddress ?? UnsafeMutablePointer(bitPattern: 64)!,
-                hidden: hiddenBox.value, flattensDepth: !layer.preservesDepth,
-                writesSortKeys: writesIDs)
-              if singlePass {
-                total = store.evaluate(blocks: 0..<blocks, at: t, into: target, start: 0)
-                return
-              }
-              let starts = UncheckedSendable(chunkCounts)
-              Self.parallel(chunks: chunks, threads: threads) { c in
-                let range = c * blocksPerChunk..<Swift.min(blocks, (c + 1) * blocksPerChunk)
-                _ = store.evaluate(blocks: range, at: t, into: target, start: starts.value[c])
+        frame.compactInstances.withUnsafeMutableBufferPointer { compactInstances in
+          frame.affines.withUnsafeMutableBufferPointer { affines in
+            scratchIDs.withUnsafeMutableBufferPointer { ids in
+              scratchDepths.withUnsafeMutableBufferPointer { depths in
+                // An empty frame has no buffers; a dummy non-nil pointer is
+                // never written through because every chunk writes 0 particles.
+                let target = EvaluationTarget(
+                  instances: instances.baseAddress ?? UnsafeMutablePointer(bitPattern: 64)!,
+                  compact: compact ? (compactInstances.baseAddress ?? UnsafeMutablePointer(bitPattern: 64)!) : nil,
+                  affines: computesAffines ? affines.baseAddress : nil,
+                  ids: ids.baseAddress ?? UnsafeMutablePointer(bitPattern: 64)!,
+                  depths: depths.baseAddress ?? UnsafeMutablePointer(bitPattern: 64)!,
+                  hidden: hiddenBox.value, flattensDepth: !layer.preservesDepth,
+                  writesSortKeys: writesIDs)
+                if singlePass {
+                  total = store.evaluate(blocks: 0..<blocks, at: t, into: target, start: 0)
+                  return
+                }
+                let starts = UncheckedSendable(chunkCounts)
+                Self.parallel(chunks: chunks, threads: threads) { c in
+                  let range = c * blocksPerChunk..<Swift.min(blocks, (c + 1) * blocksPerChunk)
+                  _ = store.evaluate(blocks: range, at: t, into: target, start: starts.value[c])
+                }
               }
             }
           }
         }
       }
-      if singlePass {
-        Self.resize(&frame.instances, to: total, filler: Self.blankInstance)
-        Self.resize(&frame.affines, to: computesAffines ? total : 0, filler: .identity)
-        Self.resize(&scratchIDs, to: total, filler: 0)
-        Self.resize(&scratchDepths, to: total, filler: 0)
-      }
+      if singlePass { resizeOutputs(&frame, to: total, compact: compact, affines: computesAffines) }
       if computesIDs {
         Self.resize(&frame.ids, to: total, filler: 0)
         for i in 0..<total { frame.ids[i] = scratchIDs[i] }
@@ -137,4 +133,14 @@ extension ParticleSystem {
     }
   }
 
+  /// Sizes the frame's buffers (the layout's instance buffer, the affines
+  /// when asked; the other instance buffer emptied) and the sort-key scratch
+  /// for `n` particles, keeping capacity.
+  func resizeOutputs(_ frame: inout ParticleFrame, to n: Int, compact: Bool, affines: Bool) {
+    Self.resize(&frame.instances, to: compact ? 0 : n, filler: Self.blankInstance)
+    Self.resize(&frame.compactInstances, to: compact ? n : 0, filler: Self.blankCompactInstance)
+    Self.resize(&frame.affines, to: affines ? n : 0, filler: .identity)
+    Self.resize(&scratchIDs, to: n, filler: 0)
+    Self.resize(&scratchDepths, to: n, filler: 0)
+  }
 }

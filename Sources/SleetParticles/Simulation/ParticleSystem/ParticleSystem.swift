@@ -53,6 +53,7 @@ public final class ParticleSystem {
   var scratchDepths: [Float] = []
   var permutation = RadixPermutation()
   var scratchInstances: [ParticleInstance] = []
+  var scratchCompactInstances: [CompactParticleInstance] = []
   var scratchAffines: [AffineTransform2D] = []
   var hidden = [Bool](repeating: false, count: 256)
 
