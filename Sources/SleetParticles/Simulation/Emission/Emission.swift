@@ -159,6 +159,18 @@ enum Emission {
     guard angles.range > 0 else { return a }
     let cosBeta = 1 - u * (1 - angles.cosHalfRange)
     let sinBeta = max(0, 1 - cosBeta * cosBeta).squareRoot()
+    let (e1, e2) = basis(axis: a)
+    // ψ ∈ [0, 2π): FastTrig's polynomial (absolute error ≤ 2·10⁻⁷) instead
+    // of libm, which cost about a sixth of a birth.
+    let (sinPsi, cosPsi) = FastTrig.sinCos(SIMD4(repeating: 2 * Float.pi * v))
+    return a * cosBeta + (e1 * cosPsi[0] + e2 * sinPsi[0]) * sinBeta
+  }
+
+  /// The fixed orthonormal basis (e₁, e₂) of the plane normal to the unit
+  /// vector `a` used by ``cone(axis:angles:u:v:)``: one function for the
+  /// scalar and the batched cone, so both get the same bits.
+  @inline(__always)
+  static func basis(axis a: SIMD3<Float>) -> (SIMD3<Float>, SIMD3<Float>) {
     var e1: SIMD3<Float>
     if abs(a.z) < 0.999 {
       e1 = SIMD3(-a.y, a.x, 0)
@@ -167,10 +179,35 @@ enum Emission {
     }
     e1 /= (e1 * e1).sum().squareRoot()
     let e2 = SIMD3(a.y * e1.z - a.z * e1.y, a.z * e1.x - a.x * e1.z, a.x * e1.y - a.y * e1.x)
-    // ψ ∈ [0, 2π): FastTrig's polynomial (absolute error ≤ 2·10⁻⁷) instead
-    // of libm, which cost about a sixth of a birth.
-    let (sinPsi, cosPsi) = FastTrig.sinCos(SIMD4(repeating: 2 * Float.pi * v))
-    return a * cosBeta + (e1 * cosPsi[0] + e2 * sinPsi[0]) * sinBeta
+    return (e1, e2)
+  }
+
+  /// ``cone(axis:angles:u:v:)`` for eight births at once, one per lane, with
+  /// the axis's basis `(e1, e2)` from ``basis(axis:)`` hoisted by the caller;
+  /// returns the direction's x, y, z lanes.
+  ///
+  /// **Invariant:** lane l is bit for bit `cone(axis: a, angles:, u: u[l],
+  /// v: v[l])`: the same IEEE operations in the same order, lane-wise
+  /// (`max(0, x)` is written as its definition `x >= 0 ? x : 0`; FastTrig's
+  /// eight-lane form is its four-lane kernel per half, and that kernel is
+  /// lane-wise). Lanes are independent, so unused tail lanes are harmless.
+  @inline(__always)
+  static func cone8(
+    axis a: SIMD3<Float>, basis: (SIMD3<Float>, SIMD3<Float>), angles: EmissionAngles,
+    u: SIMD8<Float>, v: SIMD8<Float>
+  ) -> (x: SIMD8<Float>, y: SIMD8<Float>, z: SIMD8<Float>) {
+    typealias V = SIMD8<Float>
+    guard angles.range > 0 else { return (V(repeating: a.x), V(repeating: a.y), V(repeating: a.z)) }
+    let cosBeta = 1 - u * (1 - angles.cosHalfRange)
+    let square = 1 - cosBeta * cosBeta
+    let sinBeta = V(repeating: 0).replacing(with: square, where: square .>= 0).squareRoot()
+    let (e1, e2) = basis
+    let (sinPsi, cosPsi) = FastTrig.sinCos(2 * Float.pi * v)
+    return (
+      a.x * cosBeta + (e1.x * cosPsi + e2.x * sinPsi) * sinBeta,
+      a.y * cosBeta + (e1.y * cosPsi + e2.y * sinPsi) * sinBeta,
+      a.z * cosBeta + (e1.z * cosPsi + e2.z * sinPsi) * sinBeta
+    )
   }
 }
 

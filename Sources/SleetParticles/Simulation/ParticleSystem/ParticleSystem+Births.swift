@@ -46,17 +46,53 @@ extension ParticleSystem {
     let first = n.schedule.count(in: window, upTo: lo)
     let last = n.schedule.count(in: window, upTo: hi)
     guard last > first else { return }
-    // Per cell, not per birth: the parameter table, path key and segment
-    // look-up (one segment unless the effect has timed changes).
+    // Per cell, not per birth: the parameter table, path key, cone basis
+    // and segment look-up (one segment unless the effect has timed changes).
     let key = n.key
     let segmented = tree.segmentStarts.count > 1
+    precondition(last <= 1 << 56, "birth index out of range")
     n.parameters.withUnsafeBufferPointer { parameters in
-      for k in first..<last {
-        guard let tb = n.schedule.birthTime(k, in: window) else { break }
-        let segment = segmented ? tree.segment(at: tb) : 0
-        if let r = BirthSampler.topLevel(parameters[segment], node: node, key: key, seed: seed, k: k, birthTime: tb) {
-          body(r)
+      // Batches of eight consecutive births (``BirthBatch``; the last one
+      // may be partial): the birth times and segments first, each from the
+      // schedule as before; a batch stops at a closed window (nil time) and
+      // at a segment change, so all its lanes share one parameter set, and
+      // the next batch starts there.
+      var basisSegment = -1
+      var basis = (SIMD3<Float>.zero, SIMD3<Float>.zero)
+      var times = SIMD8<Double>()
+      var k = first
+      while k < last {
+        var count = 0
+        var closed = false
+        var segment = 0
+        while count < Swift.min(8, last - k) {
+          guard let tb = n.schedule.birthTime(k + count, in: window) else {
+            closed = true
+            break
+          }
+          if segmented {
+            let s = tree.segment(at: tb)
+            if count == 0 {
+              segment = s
+            } else if s != segment {
+              break
+            }
+          }
+          times[count] = tb
+          count += 1
         }
+        if count > 0 {
+          if segment != basisSegment {
+            basis = Emission.basis(axis: parameters[segment].axis)
+            basisSegment = segment
+          }
+          let batch = BirthBatch(parameters[segment], basis: basis, key: key, seed: seed, first: k)
+          for l in 0..<count where batch.lifetime[l] > 0 {
+            body(batch.record(l, parameters[segment], node: node, birthTime: times[l]))
+          }
+        }
+        if closed { break }
+        k += count
       }
     }
   }
