@@ -120,8 +120,9 @@ public enum BLASInfo {
   /// (research-performance.md §3.6: 65k rows 900 µs threaded vs 389 µs single;
   /// 1M rows 14.2 vs 11.6 ms). SleetKit parallelises its own work with
   /// `concurrentPerform`; nested BLAS threads would oversubscribe the cores.
-  /// Results do not depend on the thread count (each output entry is one
-  /// K = 4 dot product, never split across threads).
+  /// Only the `blas` backend uses OpenBLAS; its last bits may depend on
+  /// OpenBLAS's thread count (the tolerance on ``TransformBackend`` holds for
+  /// any count), the `scalar` and `simd` backends never do.
   /// - Complexity: O(1); may start or park OpenBLAS server threads.
   @discardableResult
   public static func useSingleThreadedBLAS() -> Bool {
