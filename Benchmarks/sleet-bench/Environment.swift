@@ -19,7 +19,9 @@ struct Environment {
     #endif
   }
 
-  static func current() -> Environment {
+  /// `openblasDefaultThreads`: OpenBLAS's thread count before the harness
+  /// called `BLASInfo.useSingleThreadedBLAS()`.
+  static func current(openblasDefaultThreads: Int) -> Environment {
     var env = Environment()
     env.fields.append(("sleetkit", SleetVersion.string))
     env.fields.append(("cpu", cpuModel()))
@@ -31,7 +33,7 @@ struct Environment {
     env.fields.append(("cBaselineBuild", CBaselineSystem.buildSummary))
     env.fields.append(("openblasConfig", openblas_get_config().map { String(cString: $0) } ?? "unknown"))
     env.fields.append(("openblasCore", openblas_get_corename().map { String(cString: $0) } ?? "unknown"))
-    env.fields.append(("openblasThreadsDefault", "\(openblas_get_num_threads())"))
+    env.fields.append(("openblasThreadsDefault", "\(openblasDefaultThreads)"))
     env.fields.append(("blasBackendThreads", BLASInfo.threadPolicy))
     return env
   }

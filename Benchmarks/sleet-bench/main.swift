@@ -1,5 +1,7 @@
 // sleet-bench: SleetKit's self-written benchmark harness.
 // The suite API and how to add a suite: Benchmark.swift. Method: docs/benchmarks.md.
+import SleetKit
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -84,7 +86,12 @@ do {
 }
 
 debugWarning()
-let environment = Environment.current()
+// OpenBLAS's thread count is the program's to choose, not the library's: one
+// thread unless the user set OPENBLAS_NUM_THREADS (see BLASInfo). Read the
+// default first so the environment report shows both.
+let openblasDefaultThreads = BLASInfo.threadCount
+BLASInfo.useSingleThreadedBLAS()
+let environment = Environment.current(openblasDefaultThreads: openblasDefaultThreads)
 print("sleet-bench\(options.quick ? " --quick" : "")\(options.dryRun ? " --dry-run" : "")")
 environment.print()
 var probe: BandwidthProbe? = nil

@@ -15,6 +15,10 @@ struct InfoCommand: SleetCommand {
     predefined macros (__AVX2__, __FMA__, ...), which follow -target-cpu: the
     portable build reports the x86-64 baseline, the fast build
     (swift build -c release -Xswiftc -target-cpu -Xswiftc haswell) AVX2+FMA.
+
+    OpenBLAS threads: the sleet executable pins OpenBLAS to one thread at
+    startup unless OPENBLAS_NUM_THREADS (or GOTO_NUM_THREADS, OMP_NUM_THREADS)
+    is set; the SleetKit library itself never changes the count.
     """
 
   static func run(_ arguments: inout Arguments, output: CommandOutput) throws(CommandError) {

@@ -7,9 +7,13 @@ import COpenBLAS
 #endif
 
 /// Every OpenBLAS call SleetMath makes goes through this file (in the manner of
-/// swift-system's `Syscalls.swift`): thin wrappers that convert sizes, check them,
-/// apply the threading policy once, and record each call in the current task's
-/// ``_BLAS/Trace`` so tests can assert how many calls an operation made.
+/// swift-system's `Syscalls.swift`): thin wrappers that convert sizes, check them
+/// and record each call in the current task's ``_BLAS/Trace`` so tests can
+/// assert how many calls an operation made.
+///
+/// The library never changes OpenBLAS's thread count: it is process-wide state
+/// that belongs to the program. Executables choose it at startup with
+/// ``BLASInfo/useSingleThreadedBLAS()``.
 internal enum _BLAS {
   /// One recorded call: the routine and its problem shape.
   internal struct Call: Hashable, Sendable, CustomStringConvertible {
@@ -46,22 +50,18 @@ internal enum _BLAS {
 
   @TaskLocal internal static var trace: Trace?
 
-  /// The threading policy, applied once before the first call.
-  ///
-  /// SleetMath pins OpenBLAS to **one thread** unless the user set
-  /// `OPENBLAS_NUM_THREADS` (or `GOTO_NUM_THREADS`/`OMP_NUM_THREADS`) explicitly:
-  /// - the shapes used here have K = 4, where packing dominates and OpenBLAS's own
-  ///   threading (which switches on above M·N·K = 262,144, i.e. 16k transform rows)
-  ///   was measured *slower* on 2 vCPUs (research-performance.md §3.6: 65k rows
-  ///   900 µs threaded vs 389 µs single; 1M rows 14.2 vs 11.6 ms);
-  /// - SleetKit parallelises its own work with `concurrentPerform`; nested BLAS
-  ///   threads would oversubscribe the cores.
-  internal static let threadPolicyApplied: Bool = {
-    let names: [String] = ["OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS"]
-    let userChose = names.contains { getenv($0) != nil }
-    if !userChose { openblas_set_num_threads(1) }
-    return !userChose
-  }()
+  /// The environment variables through which a user chooses OpenBLAS's
+  /// thread count; OpenBLAS reads them itself when it loads
+  /// (`OPENBLAS_NUM_THREADS` first, then `GOTO_NUM_THREADS`, then `OMP_NUM_THREADS`).
+  internal static let threadVariables = ["OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS"]
+
+  /// The first of ``threadVariables`` that is set, with its value.
+  internal static var userThreadChoice: (name: String, value: String)? {
+    for name in threadVariables {
+      if let value = getenv(name) { return (name, String(cString: value)) }
+    }
+    return nil
+  }
 
   @inline(__always)
   private static func _int32(_ x: Int, _ what: StaticString) -> Int32 {
@@ -75,7 +75,6 @@ internal enum _BLAS {
     alpha: Float = 1, a: UnsafePointer<Float>, lda: Int, b: UnsafePointer<Float>, ldb: Int,
     beta: Float = 0, c: UnsafeMutablePointer<Float>, ldc: Int
   ) {
-    _ = threadPolicyApplied
     trace?.record(Call(routine: "sgemm", m: m, n: n, k: k))
     cblas_sgemm(
       CblasRowMajor, transposeA ? CblasTrans : CblasNoTrans, transposeB ? CblasTrans : CblasNoTrans,
@@ -90,7 +89,6 @@ internal enum _BLAS {
     m: Int, n: Int, kl: Int, ku: Int, alpha: Float = 1, a: UnsafePointer<Float>, lda: Int,
     x: UnsafePointer<Float>, incx: Int, beta: Float = 0, y: UnsafeMutablePointer<Float>, incy: Int
   ) {
-    _ = threadPolicyApplied
     trace?.record(Call(routine: "sgbmv", m: m, n: n, k: kl + ku + 1))
     cblas_sgbmv(
       CblasRowMajor, CblasNoTrans, _int32(m, "m"), _int32(n, "n"), _int32(kl, "kl"), _int32(ku, "ku"),
@@ -98,13 +96,54 @@ internal enum _BLAS {
   }
 }
 
-/// What the tools report about SleetMath's use of OpenBLAS.
+/// OpenBLAS's thread count: what SleetMath reports about it, and the one call
+/// with which an *executable* chooses it.
+///
+/// The thread count is process-wide state of the OpenBLAS library, shared with
+/// every other user of OpenBLAS in the process, so the SleetMath library never
+/// sets it (not on the first BLAS call, not when reporting). A program that
+/// links SleetKit as a dependency keeps whatever it, or its user, chose.
 public enum BLASInfo {
-  /// Applies SleetMath's threading policy now (it is otherwise applied before
-  /// the first BLAS call) and describes it.
+  /// Pins OpenBLAS to **one thread**, unless the user chose a count through
+  /// `OPENBLAS_NUM_THREADS`, `GOTO_NUM_THREADS` or `OMP_NUM_THREADS` (which
+  /// OpenBLAS has then already applied; this leaves it alone). Returns whether
+  /// it pinned.
+  ///
+  /// For executables only (`sleet`, `sleet-bench`): call it once at startup,
+  /// before any thread runs BLAS work (`openblas_set_num_threads` is not safe
+  /// to call while another thread is inside OpenBLAS). Libraries must not call
+  /// it.
+  ///
+  /// Why one thread: the `blas` backend's shapes have K = 4, where packing
+  /// dominates, and OpenBLAS's own threading (which switches on above
+  /// M·N·K = 262,144, i.e. 16k transform rows) was measured *slower* on 2 vCPUs
+  /// (research-performance.md §3.6: 65k rows 900 µs threaded vs 389 µs single;
+  /// 1M rows 14.2 vs 11.6 ms). SleetKit parallelises its own work with
+  /// `concurrentPerform`; nested BLAS threads would oversubscribe the cores.
+  /// Only the `blas` backend uses OpenBLAS; its last bits may depend on
+  /// OpenBLAS's thread count (the tolerance on ``TransformBackend`` holds for
+  /// any count), the `scalar` and `simd` backends never do.
+  /// - Complexity: O(1); may start or park OpenBLAS server threads.
+  @discardableResult
+  public static func useSingleThreadedBLAS() -> Bool {
+    guard _BLAS.userThreadChoice == nil else { return false }
+    openblas_set_num_threads(1)
+    return true
+  }
+
+  /// The number of threads OpenBLAS currently uses (`openblas_get_num_threads()`).
+  /// Only reads.
+  public static var threadCount: Int { Int(openblas_get_num_threads()) }
+
+  /// A one-line description of OpenBLAS's current thread count and who chose
+  /// it, for `sleet info` and `sleet-bench`. Only reads: it never changes the
+  /// count (see ``useSingleThreadedBLAS()``).
   public static var threadPolicy: String {
-    _BLAS.threadPolicyApplied
-      ? "1 thread (SleetMath pins OpenBLAS; set OPENBLAS_NUM_THREADS to override)"
-      : "as set by OPENBLAS_NUM_THREADS/GOTO_NUM_THREADS/OMP_NUM_THREADS (now \(openblas_get_num_threads()))"
+    let count = threadCount
+    let threads = count == 1 ? "1 thread" : "\(count) threads"
+    if let choice = _BLAS.userThreadChoice {
+      return "\(threads) (\(choice.name)=\(choice.value))"
+    }
+    return "\(threads) (no OPENBLAS_NUM_THREADS/GOTO_NUM_THREADS/OMP_NUM_THREADS set; sleet and sleet-bench pin 1)"
   }
 }

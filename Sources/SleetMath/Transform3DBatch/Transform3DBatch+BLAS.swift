@@ -13,8 +13,9 @@ extension Transform3DBatch {
   ///
   /// Numerics: OpenBLAS's kernels use FMA and their own summation order, so
   /// results differ from the scalar reference in the last bits; the agreement
-  /// tolerance is stated in `Transform3DBatchBackendTests`. Threads: one (see
-  /// `_BLAS.threadPolicyApplied`).
+  /// tolerance is stated in `Transform3DBatchBackendTests`. Threads: whatever
+  /// the process chose (the executables pin one with
+  /// `BLASInfo.useSingleThreadedBLAS()`; the library never changes it).
   internal enum _BLASKernels {
     // MARK: Operation 1
 

@@ -19,7 +19,9 @@ public enum TransformBackend: String, Sendable, CaseIterable, Codable {
   /// (four banded `cblas_sgbmv` for the element-wise product, which has no GEMM
   /// form), never one call per matrix. Operations that need a side-by-side
   /// layout (shared-left concatenation, shared-point projection, element-wise
-  /// product) allocate a packing buffer per call. OpenBLAS runs on one thread.
+  /// product) allocate a packing buffer per call. OpenBLAS uses the process's
+  /// thread count, which the library never changes (the executables pin one:
+  /// ``BLASInfo/useSingleThreadedBLAS()``).
   case blas
   /// Chooses between the others by operation and size, from measured crossovers.
   case automatic
