@@ -7,8 +7,8 @@ import SleetKit
 #endif
 
 /// `--plot FILE.png`: ns per live particle against the live count (log-log),
-/// one line per path of the `particles/vs-c-baseline` groups (SleetKit, the C
-/// baseline, the naive path), drawn with SleetPreview's `RGBAImage`,
+/// one line per path of the `particles/vs-c-baseline` groups (SleetKit with
+/// full and compact instances, the C baseline, the naive path), drawn with SleetPreview's `RGBAImage`,
 /// `BitmapFont` (digits and a few letters; the other glyphs below) and
 /// `PNGFile`. Regenerate docs/images/particles-cost-curve.png with
 /// `.build/release/sleet-bench --plot docs/images/particles-cost-curve.png`.
@@ -21,6 +21,7 @@ struct BenchmarkPlot {
 
   static let series: [(path: String, label: String, color: SIMD4<Float>)] = [
     ("sleetkit", "sleetkit: advance + render", SIMD4(0.12, 0.40, 0.85, 1)),
+    ("sleetkit-compact", "sleetkit, 32 b instances", SIMD4(0.10, 0.62, 0.35, 1)),
     ("c-baseline", "c baseline: classic soa", SIMD4(0.90, 0.45, 0.08, 1)),
     ("naive", "naive: object per particle", SIMD4(0.45, 0.45, 0.45, 1)),
   ]

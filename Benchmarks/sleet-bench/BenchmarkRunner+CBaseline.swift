@@ -21,12 +21,16 @@ import SleetKit
 /// - `c-baseline`: one C frame (zero all accelerations, age and kill, colour,
 ///   three Euler passes, emit), steady state;
 /// - `sleetkit`: SleetKit's whole frame, `advance(to: t + 1/60)` then
-///   `render(into:)` with affines, one thread;
+///   `render(into:)` into 64-byte instances (the default configuration: no
+///   affines), one thread;
+/// - `sleetkit-compact`: the same into 32-byte `CompactParticleInstance`s
+///   (position, scale, rotation, unorm8 colour, sprite: what the C design
+///   keeps and more);
 /// - `naive`: one explicit-Euler step of `NaiveParticleSimulator` started from
 ///   SleetKit's live set.
 ///
-/// Byte models differ by design: SleetKit 208 B (120 B read, 88 B written, the
-/// same as the `frame` groups); the C design 16 B × capacity / A zeroed plus
+/// Byte models differ by design: SleetKit 128 B (the 64 B slab row read, the
+/// 64 B instance written; compact: 96 B); the C design 16 B × capacity / A zeroed plus
 /// 224 B of passes (time 16 + 16, colour 48 + 16, three Euler passes 32 + 48 +
 /// 48) plus per death 224 B moved and per birth 96 B written, ≈ 244 B.
 extension BenchmarkRunner {
@@ -41,8 +45,9 @@ extension BenchmarkRunner {
     let frameTime = 1.0 / 60
     return BenchmarkGroup(
       name: "\(BenchmarkPlot.groupName) live=\(live)", items: live,
-      byteModel: ByteModel(bytesPerItem: 208, "SleetKit: 120 B of slots read + 64 B instance + 24 B affine written"),
-      baseline: "naive", reference: "c-baseline", timeRatios: [("sleetkit", "c-baseline")]
+      byteModel: ByteModel(bytesPerItem: 128, "SleetKit: 64 B slab row read + 64 B instance written"),
+      baseline: "naive", reference: "c-baseline",
+      timeRatios: [("sleetkit", "c-baseline"), ("sleetkit-compact", "c-baseline")]
     ) {
       let c = try CBaselineSystem(steadyStateLive: live, warmUpFrames: warmUpFrames)
       let alive = c.alive
@@ -55,9 +60,13 @@ extension BenchmarkRunner {
       guard abs(sleetLive - alive) <= max(2, alive / 1000) else {
         throw BenchmarkSetupError("SleetKit has \(sleetLive) live particles, the C baseline \(alive)")
       }
+      let compactSystem = try benchmarkSystem(effect, .init(threads: 1, instanceLayout: .compact), suite: "particles")
+      compactSystem.seek(to: 10)
       let naive = NaiveParticleSimulator(startingFrom: system)
       let frame = FrameBox()
+      let compactFrame = FrameBox()
       var t = 10.0
+      var compactT = 10.0
       return [
         BenchmarkCase("c-baseline", items: alive, byteModel: c.byteModel) {
           c.frame()
@@ -68,6 +77,15 @@ extension BenchmarkRunner {
           system.advance(to: t)
           system.render(into: &frame.frame)
           blackHole(frame.frame.instances.count)
+        },
+        BenchmarkCase(
+          "sleetkit-compact", items: sleetLive,
+          byteModel: ByteModel(bytesPerItem: 96, "64 B slab row read + 32 B compact instance written")
+        ) {
+          compactT += frameTime
+          compactSystem.advance(to: compactT)
+          compactSystem.render(into: &compactFrame.frame)
+          blackHole(compactFrame.frame.compactInstances.count)
         },
         BenchmarkCase("naive", items: sleetLive) {
           naive.step(frameTime)

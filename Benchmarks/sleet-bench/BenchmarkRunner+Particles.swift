@@ -16,19 +16,18 @@ import SleetKit
 ///   compaction) then `render(into:)`, 1 thread.
 ///
 /// Byte model (bytes the kernel must move per drawn particle, STREAM
-/// convention): the store's slots it reads, birth time 8 B + lifetime and
-/// 1/lifetime 8 B + p0, v0, ½acc 36 B + s0, scaleSpeed, spin 12 B + c0 and
-/// colour speed 32 B + contentsRect 16 B + sprite, cell 8 B = 120 B (the two
-/// id slots are read only when the render order needs a sort, not here), plus
-/// the 64 B instance and the 24 B affine written = 208 B. `frame-no-affines`
-/// drops the affine: 184 B.
+/// convention): the 64 B slab row it reads (birth time 8 B, lifetime 4 B,
+/// constants row index 4 B, p0 and v0 24 B, s0 and spin 8 B, c0 16 B; the
+/// shared per-cell constants stay in cache, ids are read only to sort), plus
+/// the 64 B instance and the 24 B affine written = 152 B. `frame-no-affines`
+/// drops the affine: 128 B.
 ///
 /// Group `births n=B` (items = births): from an empty store, one
 /// `advance(to:)` over an interval holding exactly B births (rate 2²⁰/s,
 /// lifetime 100 s, so none dies): schedule, sampling (Philox, cone, shape),
 /// ordering and appending to the slab. `naive`: `NaiveParticleSimulator`
 /// stepping over the same interval (the same births as objects). Byte model:
-/// the 128 B slab row written per birth.
+/// the 64 B slab row and 8 B id written per birth.
 extension BenchmarkRunner {
   static var particles: BenchmarkSuite {
     BenchmarkSuite(name: "particles") { scale in
@@ -40,13 +39,13 @@ extension BenchmarkRunner {
         groups.append(
           BenchmarkGroup(
             name: "frame n=\(n)", items: n,
-            byteModel: ByteModel(bytesPerItem: 208, "120 B of slots read + 64 B instance + 24 B affine written"),
+            byteModel: ByteModel(bytesPerItem: 152, "64 B slab row read + 64 B instance + 24 B affine written"),
             baseline: "naive", reference: nil
           ) {
             let fixed = try benchmarkSystem(effect, .init(threads: 1), suite: "particles")
             fixed.seek(to: 10)
             try expectLive(fixed, n)
-            let stepping = try benchmarkSystem(effect, .init(threads: 1), suite: "particles")
+            let stepping = try benchmarkSystem(effect, .init(threads: 1, computesAffines: true), suite: "particles")
             stepping.seek(to: 10)
             let naive = NaiveParticleSimulator(startingFrom: fixed)
             let state = FrameState()
@@ -75,7 +74,7 @@ extension BenchmarkRunner {
         groups.append(
           BenchmarkGroup(
             name: "frame-no-affines n=\(n)", items: n,
-            byteModel: ByteModel(bytesPerItem: 184, "120 B of slots read + 64 B instance written"),
+            byteModel: ByteModel(bytesPerItem: 128, "64 B slab row read + 64 B instance written"),
             baseline: nil, reference: nil
           ) {
             let fixed = try benchmarkSystem(effect, .init(threads: 1), suite: "particles")
@@ -102,7 +101,7 @@ extension BenchmarkRunner {
         groups.append(
           BenchmarkGroup(
             name: "births n=\(births)", items: births,
-            byteModel: ByteModel(bytesPerItem: 128, "one 128 B slab row written per birth"),
+            byteModel: ByteModel(bytesPerItem: 72, "one 64 B slab row and an 8 B id written per birth"),
             baseline: "naive", reference: nil
           ) {
             let system = try benchmarkSystem(
