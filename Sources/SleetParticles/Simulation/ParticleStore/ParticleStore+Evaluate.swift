@@ -30,6 +30,9 @@ struct LaneConstants {
   /// Sprite and cell numbers as `Float` bit patterns (copied, never computed
   /// on), and both packed in 16 bits each for the compact instance.
   var sprite, cell, spriteCell16: SIMD4<Float>
+  /// The contentsRect row (x, y, w, h) when all four lanes share one
+  /// constants row: stored as is, without a transpose.
+  var sharedRect: SIMD4<Float>?
 
   /// The rows of lanes 0…3 at `rows[0…3]`: four aligned 16-byte loads per
   /// row and a 4×4 transpose per group of four fields.
@@ -46,6 +49,7 @@ struct LaneConstants {
     (rectX, rectY, rectW, rectH) = group(2)
     let g3 = group(3)
     (sprite, cell, spriteCell16) = (g3.0, g3.1, g3.2)
+    sharedRect = nil
   }
 }
 
@@ -154,6 +158,7 @@ extension ParticleStore {
       if isUniform && rowIndex[0] != uniformRow {
         uniformRow = rowIndex[0]
         uniform = laneConstants(p, lanes: 0)
+        uniform.sharedRect = SIMD4(uniform.rectX[0], uniform.rectY[0], uniform.rectW[0], uniform.rectH[0])
       }
       let drawsAll = allAlive && target.hidden == nil
       let out = drawsAll ? target : scratch
@@ -223,7 +228,11 @@ extension ParticleStore {
     let out = UnsafeMutableRawPointer(target.instances + o)
     Self.storeRows4(x, y, drawnZ, s, to: out, offset: 0, stride: 64)
     Self.storeRows4(c.0, c.1, c.2, c.3, to: out, offset: 16, stride: 64)
-    Self.storeRows4(k.rectX, k.rectY, k.rectW, k.rectH, to: out, offset: 32, stride: 64)
+    if let rect = k.sharedRect {
+      for lane in 0..<4 { out.storeBytes(of: rect, toByteOffset: lane * 64 + 32, as: SIMD4<Float>.self) }
+    } else {
+      Self.storeRows4(k.rectX, k.rectY, k.rectW, k.rectH, to: out, offset: 32, stride: 64)
+    }
     Self.storeRows4(rotation, normalized, k.sprite, k.cell, to: out, offset: 48, stride: 64)
   }
 
