@@ -196,7 +196,10 @@ struct BenchmarkRunner {
     let baseline = groupRecords.first { $0.path == group.baseline }?.nsPerItem
     let reference = groupRecords.first { $0.path == group.reference }?.nsPerItem
     for k in groupRecords.indices {
-      groupRecords[k].probeCopyGBps = latestProbe.copyGBps
+      // A two-thread case (path ending in -2t) is compared with the
+      // two-thread copy: the share of what both cores can move.
+      groupRecords[k].probeCopyGBps =
+        groupRecords[k].path.hasSuffix("-2t") ? latestProbe.copy2tGBps : latestProbe.copyGBps
       groupRecords[k].speedupOverBaseline = baseline.map { $0 / groupRecords[k].nsPerItem }
       groupRecords[k].speedupOverReference = reference.map { $0 / groupRecords[k].nsPerItem }
     }
@@ -225,7 +228,7 @@ struct BenchmarkRunner {
   private func printGroup(_ group: BenchmarkGroup, _ records: [Record]) {
     print("")
     print(
-      "\(records[0].suite)/\(group.name)  [\(group.items) items; \(format(group.byteModel.bytesPerItem)) B/item: \(group.byteModel.description); copy probe \(format(records[0].probeCopyGBps)) GB/s]"
+      "\(records[0].suite)/\(group.name)  [\(group.items) items; \(format(group.byteModel.bytesPerItem)) B/item: \(group.byteModel.description); copy probe \(format(latestProbe.copyGBps)) GB/s, 2 threads \(format(latestProbe.copy2tGBps)) GB/s; -2t cases: %copy of the 2-thread probe]"
     )
     let header = [
       pad("path", 8), pad("min", 10, right: true), pad("median", 10, right: true),
@@ -275,7 +278,8 @@ struct BenchmarkRunner {
     json += "  },\n"
     json +=
       "  \"bandwidthProbe\": {\"bytes\": \(latestProbe.bytes), \"lastCopyGBps\": \(number(latestProbe.copyGBps)), "
-    json += "\"lastTriadGBps\": \(number(latestProbe.triadGBps)), \"method\": \(quote(BandwidthProbe.method))},\n"
+    json +=
+      "\"lastTriadGBps\": \(number(latestProbe.triadGBps)), \"lastCopy2tGBps\": \(number(latestProbe.copy2tGBps)), \"method\": \(quote(BandwidthProbe.method))},\n"
     json += "  \"quick\": \(options.quick),\n"
     json += "  \"results\": [\n"
     for (k, r) in records.enumerated() {

@@ -1,4 +1,5 @@
 import COpenBLAS
+import Dispatch
 import SleetKit
 
 #if canImport(Glibc)
@@ -97,6 +98,10 @@ final class BandwidthProbe {
     var bytes: Int
     var copyGBps: Double
     var triadGBps: Double
+    /// The copy with two threads, each copying its half of the arrays at the
+    /// same time: what two cores sharing the memory system can move (the
+    /// yardstick of the `-2t` cases).
+    var copy2tGBps: Double = .nan
   }
 
   private let a: BenchmarkBuffer<Float>
@@ -115,6 +120,8 @@ final class BandwidthProbe {
   func measure(samples: Int) -> Result {
     var copy: [Double] = []
     var triad: [Double] = []
+    var copy2t: [Double] = []
+    let halves = UncheckedBuffers(a: a.buffer, b: b.readOnly)
     for _ in 0..<samples {
       var start = Clock.seconds()
       BandwidthProbe.copyKernel(a.buffer, b.readOnly)
@@ -122,13 +129,28 @@ final class BandwidthProbe {
       start = Clock.seconds()
       BandwidthProbe.triadKernel(a.buffer, b.readOnly, c.readOnly, 3)
       triad.append(Clock.seconds() - start)
+      start = Clock.seconds()
+      DispatchQueue.concurrentPerform(iterations: 2) { half in
+        let n = halves.a.count / 2
+        BandwidthProbe.copyKernel(
+          UnsafeMutableBufferPointer(rebasing: halves.a[half * n..<(half + 1) * n]),
+          UnsafeBufferPointer(rebasing: halves.b[half * n..<(half + 1) * n]))
+      }
+      copy2t.append(Clock.seconds() - start)
     }
     blackHole(a.buffer[a.buffer.count / 2])
     let bytes = a.buffer.count * MemoryLayout<Float>.size
     return Result(
       bytes: bytes,
       copyGBps: Double(2 * bytes) / BenchmarkRunner.Summary(copy).median / 1e9,
-      triadGBps: Double(3 * bytes) / BenchmarkRunner.Summary(triad).median / 1e9)
+      triadGBps: Double(3 * bytes) / BenchmarkRunner.Summary(triad).median / 1e9,
+      copy2tGBps: Double(2 * bytes) / BenchmarkRunner.Summary(copy2t).median / 1e9)
+  }
+
+  /// The probe's arrays, handed to the two copying threads (disjoint halves).
+  private struct UncheckedBuffers: @unchecked Sendable {
+    var a: UnsafeMutableBufferPointer<Float>
+    var b: UnsafeBufferPointer<Float>
   }
 
   /// `a[i] = b[i]`, eight lanes per step. Invariant: equal counts, a multiple of

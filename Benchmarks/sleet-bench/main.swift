@@ -103,7 +103,8 @@ if options.dryRun {
   firstProbe = measuringProbe.measure(samples: options.quick ? 5 : 10)
   probe = measuringProbe
   print(
-    "\(pad("bandwidthProbe:", 24))copy \(format(firstProbe.copyGBps)) GB/s, triad \(format(firstProbe.triadGBps)) GB/s "
+    "\(pad("bandwidthProbe:", 24))copy \(format(firstProbe.copyGBps)) GB/s, triad \(format(firstProbe.triadGBps)) GB/s, "
+      + "copy with 2 threads \(format(firstProbe.copy2tGBps)) GB/s "
       + "(\(BandwidthProbe.method), \(firstProbe.bytes >> 20) MiB arrays; re-measured before every group whose "
       + "byte model exceeds 32 MiB, since neighbours change the available bandwidth)")
   print("Times are per call of a case; ratios are of median ns per item (×scalar > 1 means faster than scalar).")
