@@ -351,6 +351,32 @@ struct ParticleSystemTests {
     #expect(store.aliveCount(blocks: 0..<store.blockCount, at: 0, hidden: nil) == store.count)
   }
 
+  @Test func aliveCountsWithAndWithoutTheBlockShortcutAgree() throws {
+    // Varied lifetimes, counts at times right at particles' ends of life
+    // (where the per-block shortcut must defer to the lanes) and between.
+    let effect = testEffect([testCell("c", birthRate: 240, lifetime: 1) { $0.lifetimeRange = 0.8 }])
+    let system = try ParticleSystem(effect: effect)
+    system.seek(to: 1.5)
+    let records = system.liveRecords()
+    let store = system.store
+    var times: [Double] = [1.5, 1.5000001, 1.6, 1.9, 2.2]
+    for r in records.prefix(40) {
+      times += [r.birthTime + Double(r.lifetime), (r.birthTime + Double(r.lifetime)).nextDown]
+    }
+    for t in times where t >= 1.5 {
+      let expected = records.filter { $0.isAlive(at: t) }.count
+      #expect(store.aliveCount(blocks: 0..<store.blockCount, at: t, hidden: nil) == expected, "t = \(t)")
+    }
+    // Compaction recomputes the blocks' ends of life.
+    store.removeAll { !records[$0].isAlive(at: 1.9) }
+    let survivors = records.filter { $0.isAlive(at: 1.9) }
+    for t in [1.9, 2.0, 2.1] {
+      #expect(
+        store.aliveCount(blocks: 0..<store.blockCount, at: t, hidden: nil)
+          == survivors.filter { $0.isAlive(at: t) }.count)
+    }
+  }
+
   @Test func droppingWholeLeadingBlocksKeepsTheRestInOrder() {
     let (records, store) = sampleStore(fireworksLikeEffect(), count: 37)
     store.removeFirstBlocks(2)

@@ -51,6 +51,10 @@ final class ParticleStore: @unchecked Sendable {
   private var base: UnsafeMutableRawPointer
   /// Ids, one per slab lane (same lane numbering as the slab).
   private var idBase: UnsafeMutablePointer<UInt64>
+  /// Per slab block, the earliest end of life of its particles,
+  /// min(birth time + lifetime): a count can skip reading a whole block
+  /// that is surely alive (``isSurelyAlive(block:at:)``).
+  private var deathBase: UnsafeMutablePointer<Double>
   /// Particles the slab can hold (a multiple of 8).
   private(set) var capacity: Int
   /// First stored block of the slab.
@@ -66,11 +70,14 @@ final class ParticleStore: @unchecked Sendable {
     base.initializeMemory(as: UInt8.self, repeating: 0, count: c / 8 * Self.blockBytes)
     idBase = .allocate(capacity: c)
     idBase.initialize(repeating: 0, count: c)
+    deathBase = .allocate(capacity: c / 8)
+    deathBase.initialize(repeating: -.infinity, count: c / 8)
   }
 
   deinit {
     base.deallocate()
     idBase.deallocate()
+    deathBase.deallocate()
   }
 
   var blockCount: Int { (count + 7) / 8 }
@@ -81,6 +88,25 @@ final class ParticleStore: @unchecked Sendable {
 
   /// The ids of the stored particles, index-aligned with the window.
   var ids: UnsafeMutablePointer<UInt64> { idBase + head * 8 }
+
+  /// Per stored block, min(birth time + lifetime) of its particles.
+  private var deaths: UnsafeMutablePointer<Double> { deathBase + head }
+
+  /// Whether every lane of full block `b` is certainly alive at `t`, read
+  /// from one `Double` instead of the block's birth-time and lifetime slots:
+  /// t is below the block's earliest end of life by a margin of 10⁻¹²
+  /// relative (thousands of ulps), so t − birth < lifetime holds exactly in
+  /// every lane. False for the last, partial block and near the margin (the
+  /// caller then checks the lanes).
+  ///
+  /// Invariant the callers keep: `t` is at or after every stored birth (the
+  /// store only ever holds births up to the system's current time).
+  @inline(__always)
+  func isSurelyAlive(block b: Int, at t: Double) -> Bool {
+    guard (b + 1) * 8 <= count else { return false }
+    let death = deaths[b]
+    return t < death - 1e-12 * Swift.max(1, abs(death))
+  }
 
   /// Makes room for at least `needed` particles in the window: slides the
   /// window to the slab's start when that frees enough, else grows the slab
@@ -101,10 +127,15 @@ final class ParticleStore: @unchecked Sendable {
     let freshIDs = UnsafeMutablePointer<UInt64>.allocate(capacity: c)
     freshIDs.initialize(repeating: 0, count: c)
     freshIDs.update(from: ids, count: blockCount * 8)
+    let freshDeaths = UnsafeMutablePointer<Double>.allocate(capacity: c / 8)
+    freshDeaths.initialize(repeating: -.infinity, count: c / 8)
+    freshDeaths.update(from: deaths, count: blockCount)
     base.deallocate()
     idBase.deallocate()
+    deathBase.deallocate()
     base = fresh
     idBase = freshIDs
+    deathBase = freshDeaths
     head = 0
     capacity = c
   }
@@ -115,6 +146,7 @@ final class ParticleStore: @unchecked Sendable {
     guard head > 0 else { return }
     base.copyMemory(from: blocks, byteCount: blockCount * Self.blockBytes)
     idBase.update(from: ids, count: blockCount * 8)
+    deathBase.update(from: deaths, count: blockCount)
     head = 0
   }
 
@@ -196,6 +228,9 @@ final class ParticleStore: @unchecked Sendable {
       }
     }
     write(r, constantsIndex: constantsIndex, at: count)
+    let b = count >> 3
+    let death = r.birthTime + Double(r.lifetime)
+    deaths[b] = count & 7 == 0 ? death : Swift.min(deaths[b], death)
     count += 1
   }
 
@@ -225,6 +260,18 @@ final class ParticleStore: @unchecked Sendable {
     }
     count = o
     clearTail()
+    recomputeDeaths()
+  }
+
+  /// Recomputes every block's earliest end of life from its lanes.
+  private func recomputeDeaths() {
+    for b in 0..<blockCount {
+      var death = Double.infinity
+      for i in b * 8..<Swift.min(count, b * 8 + 8) {
+        death = Swift.min(death, birthTime(i) + Double(lifetime(i)))
+      }
+      deaths[b] = death
+    }
   }
 
   /// Removes the first `blocks` whole blocks (8·blocks particles), keeping
