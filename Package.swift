@@ -78,23 +78,24 @@ let package = Package(
 
     // MARK: - Unit test bundles
     // Helpers shared by the bundles (temporary folders, an independent CRC-32
-    // and PNG decoder); the leading underscore marks it as not API.
+    // and PNG decoder, the build-identity digest); the leading underscore
+    // marks it as not API.
     .target(
       name: "_SleetTestSupport",
-      dependencies: ["CPNG"],
+      dependencies: ["CPNG", "SleetMath"],
       path: "Tests/_SleetTestSupport",
       swiftSettings: swiftSettings),
     .testTarget(
       name: "SleetMathTests",
-      dependencies: ["SleetMath", "COpenBLAS"],
+      dependencies: ["SleetMath", "COpenBLAS", "_SleetTestSupport"],
       swiftSettings: swiftSettings),
     .testTarget(
       name: "SleetParticlesTests",
-      dependencies: ["SleetParticles"],
+      dependencies: ["SleetParticles", "_SleetTestSupport"],
       swiftSettings: swiftSettings),
     .testTarget(
       name: "SleetShatterTests",
-      dependencies: ["SleetShatter"],
+      dependencies: ["SleetShatter", "_SleetTestSupport"],
       swiftSettings: swiftSettings),
     .testTarget(
       name: "SleetPreviewTests",
