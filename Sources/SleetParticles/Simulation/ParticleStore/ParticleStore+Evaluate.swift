@@ -170,7 +170,11 @@ extension ParticleStore {
       let drawsAll = allAlive && target.hidden == nil
       let out = drawsAll ? target : scratch
       let at = drawsAll ? o : 0
-      if isUniform {
+      if isUniform && target.affines == nil && SIMDBuildTarget.hasAVX2AndFMA {
+        Self.evaluateUniformBlock(
+          p, age: a, row: UnsafePointer(constants.rows + Int(rowIndex[0]) * ParticleConstantsTable.rowFloats),
+          into: out, at: at)
+      } else if isUniform {
         evaluateHalf(p, lanes: 0, age: a.lowHalf, constants: uniform, into: out, at: at)
         evaluateHalf(p, lanes: 4, age: a.highHalf, constants: uniform, into: out, at: at + 4)
       } else {
@@ -241,6 +245,104 @@ extension ParticleStore {
       Self.storeRows4(k.rectX, k.rectY, k.rectW, k.rectH, to: out, offset: 32, stride: 64)
     }
     Self.storeRows4(rotation, normalized, k.sprite, k.cell, to: out, offset: 48, stride: 64)
+  }
+
+  /// The closed form for all eight lanes of a block whose particles share
+  /// one constants row (`row`), written to `target`'s output indices
+  /// `o..<o + 8` (no affines): ``ClosedForm`` in `SIMD8`, one AVX register
+  /// per field, with the shared values broadcast from the row and the row's
+  /// constant parts (contentsRect, sprite, cell) stored without a transpose.
+  ///
+  /// Used only in AVX2 builds (`SIMDBuildTarget.hasAVX2AndFMA`, a
+  /// compile-time constant; the SSE2 build keeps the four-lane halves, where
+  /// an eight-lane value takes two registers). As in the halves, the field
+  /// groups are small outlined functions, so that LLVM keeps each clamp one
+  /// `vmaxps`/`vminps` (`docs/particles.md`).
+  ///
+  /// Invariants: as ``evaluateHalf(_:lanes:age:constants:into:at:)``; `row`
+  /// is a 64-byte-aligned row of the constants table.
+  @inline(never)
+  static func evaluateUniformBlock(
+    _ p: UnsafeRawPointer, age a: SIMD8<Float>, row: UnsafePointer<Float>, into target: EvaluationTarget, at o: Int
+  ) {
+    let (x, y, z) = positions8(p, age: a, row: row)
+    let (s, rotation, normalized) = scaleRotationAndAge8(p, age: a, row: row)
+    let drawnZ = target.flattensDepth ? SIMD8<Float>(repeating: 0) : z
+    if target.writesSortKeys { UnsafeMutableRawPointer(target.depths + o).storeBytes(of: z, as: SIMD8<Float>.self) }
+    let (r, g, b, al) = colors8(p, age: a, row: row)
+    // Four-lane halves of each field: rows 0–3 and 4–7 of the output.
+    let (x0, x1) = (x.lowHalf, x.highHalf)
+    let (y0, y1) = (y.lowHalf, y.highHalf)
+    let (z0, z1) = (drawnZ.lowHalf, drawnZ.highHalf)
+    let (s0, s1) = (s.lowHalf, s.highHalf)
+    let (rot0, rot1) = (rotation.lowHalf, rotation.highHalf)
+    let (n0, n1) = (normalized.lowHalf, normalized.highHalf)
+    let (r0, r1) = (r.lowHalf, r.highHalf)
+    let (g0, g1) = (g.lowHalf, g.highHalf)
+    let (b0, b1) = (b.lowHalf, b.highHalf)
+    let (a0, a1) = (al.lowHalf, al.highHalf)
+    if let compact = target.compact {
+      let out = UnsafeMutableRawPointer(compact + o)
+      let spriteCell = SIMD4<Float>(repeating: row[14])
+      let color0 = unsafeBitCast(unorm8((r0, g0, b0, a0)), to: SIMD4<Float>.self)
+      let color1 = unsafeBitCast(unorm8((r1, g1, b1, a1)), to: SIMD4<Float>.self)
+      storeRows4(x0, y0, z0, s0, to: out, offset: 0, stride: 32)
+      storeRows4(x1, y1, z1, s1, to: out, offset: 128, stride: 32)
+      storeRows4(rot0, n0, color0, spriteCell, to: out, offset: 16, stride: 32)
+      storeRows4(rot1, n1, color1, spriteCell, to: out, offset: 144, stride: 32)
+      return
+    }
+    let out = UnsafeMutableRawPointer(target.instances + o)
+    storeRows4(x0, y0, z0, s0, to: out, offset: 0, stride: 64)
+    storeRows4(x1, y1, z1, s1, to: out, offset: 256, stride: 64)
+    storeRows4(r0, g0, b0, a0, to: out, offset: 16, stride: 64)
+    storeRows4(r1, g1, b1, a1, to: out, offset: 272, stride: 64)
+    let rect = UnsafeRawPointer(row).load(fromByteOffset: 32, as: SIMD4<Float>.self)
+    for lane in 0..<8 { out.storeBytes(of: rect, toByteOffset: lane * 64 + 32, as: SIMD4<Float>.self) }
+    let sprite = SIMD4<Float>(repeating: row[12])
+    let cell = SIMD4<Float>(repeating: row[13])
+    storeRows4(rot0, n0, sprite, cell, to: out, offset: 48, stride: 64)
+    storeRows4(rot1, n1, sprite, cell, to: out, offset: 304, stride: 64)
+  }
+
+  /// Eight lanes' positions (``ClosedForm``), ½acc from the shared row.
+  @inline(never)
+  static func positions8(
+    _ p: UnsafeRawPointer, age a: SIMD8<Float>, row: UnsafePointer<Float>
+  ) -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
+    @inline(__always) func slot(_ s: Int) -> SIMD8<Float> { p.load(fromByteOffset: s * 32, as: SIMD8<Float>.self) }
+    let aa = a * a
+    return (
+      ClosedForm.position(slot(4), slot(7), SIMD8(repeating: row[0]), age: a, ageSquared: aa),
+      ClosedForm.position(slot(5), slot(8), SIMD8(repeating: row[1]), age: a, ageSquared: aa),
+      ClosedForm.position(slot(6), slot(9), SIMD8(repeating: row[2]), age: a, ageSquared: aa)
+    )
+  }
+
+  /// Eight lanes' scale, rotation and normalised age (``ClosedForm``).
+  @inline(never)
+  static func scaleRotationAndAge8(
+    _ p: UnsafeRawPointer, age a: SIMD8<Float>, row: UnsafePointer<Float>
+  ) -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
+    @inline(__always) func slot(_ s: Int) -> SIMD8<Float> { p.load(fromByteOffset: s * 32, as: SIMD8<Float>.self) }
+    return (
+      ClosedForm.scale(slot(10), SIMD8(repeating: row[3]), age: a), ClosedForm.rotation(slot(11), age: a),
+      ClosedForm.normalizedAge(age: a, inverseLifetime: SIMD8(repeating: 1) / slot(2))
+    )
+  }
+
+  /// Eight lanes' clamped colours (``ClosedForm``).
+  @inline(never)
+  static func colors8(
+    _ p: UnsafeRawPointer, age a: SIMD8<Float>, row: UnsafePointer<Float>
+  ) -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
+    @inline(__always) func slot(_ s: Int) -> SIMD8<Float> { p.load(fromByteOffset: s * 32, as: SIMD8<Float>.self) }
+    return (
+      ClosedForm.color(slot(12), SIMD8(repeating: row[4]), age: a),
+      ClosedForm.color(slot(13), SIMD8(repeating: row[5]), age: a),
+      ClosedForm.color(slot(14), SIMD8(repeating: row[6]), age: a),
+      ClosedForm.color(slot(15), SIMD8(repeating: row[7]), age: a)
+    )
   }
 
   /// Four lanes of clamped colour as `R8G8B8A8_UNORM` words: each channel
