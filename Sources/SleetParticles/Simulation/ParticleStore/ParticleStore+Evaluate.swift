@@ -250,8 +250,8 @@ extension ParticleStore {
   /// The closed form for all eight lanes of a block whose particles share
   /// one constants row (`row`), written to `target`'s output indices
   /// `o..<o + 8` (no affines): ``ClosedForm`` in `SIMD8`, one AVX register
-  /// per field, with the shared values broadcast from the row and the row's
-  /// constant parts (contentsRect, sprite, cell) stored without a transpose.
+  /// per field, with the shared values broadcast from the row and its
+  /// contentsRect row stored without a transpose.
   ///
   /// Used only in AVX2 builds (`SIMDBuildTarget.hasAVX2AndFMA`, a
   /// compile-time constant; the SSE2 build keeps the four-lane halves, where
