@@ -50,18 +50,13 @@ struct BirthSchedule: Sendable {
   /// (a change time is never re-rounded through the opening).
   /// - Complexity: O(segments).
   func birthTime(_ k: Int, in window: ActivityWindow) -> Double? {
-    birth(k, in: window)?.time
-  }
-
-  @inline(__always)
-  private func birth(_ k: Int, in window: ActivityWindow) -> (offset: Double, time: Double)? {
     // phase ∈ [0, 1); subtracting 0 leaves k + 1 exact.
     let target = Double(k) + 1 - window.phase
     if rates.count == 1 {
       let r = rates[0]
       guard r > 0 else { return nil }
       let offset = target / r
-      return window.contains(offset: offset) ? (offset, window.start + offset) : nil
+      return window.contains(offset: offset) ? window.start + offset : nil
     }
     var accumulated = 0.0
     var j = segment(containing: window.start)
@@ -73,7 +68,7 @@ struct BirthSchedule: Sendable {
         let rest = (target - accumulated) / r
         if from + rest <= to || j + 1 == rates.count {
           let offset = (from - window.start) + rest
-          return window.contains(offset: offset) ? (offset, from + rest) : nil
+          return window.contains(offset: offset) ? from + rest : nil
         }
         accumulated += r * (to - from)
       }

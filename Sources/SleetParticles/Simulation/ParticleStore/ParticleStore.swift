@@ -173,8 +173,6 @@ final class ParticleStore: @unchecked Sendable {
   func lifetime(_ i: Int) -> Float { floatSlot(2, i).pointee }
   /// Id of particle `i`.
   func id(_ i: Int) -> UInt64 { ids[i] }
-  /// Cell number of particle `i`.
-  func cell(_ i: Int) -> UInt32 { constants[Int(wordSlot(3, i).pointee)].cell }
 
   /// Writes `r` at index `i` (no bounds growth).
   @inline(__always)
