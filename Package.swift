@@ -34,13 +34,17 @@ let package = Package(
       dependencies: ["SleetMath"],
       swiftSettings: swiftSettings),
     .target(
+      name: "SleetTransitions",
+      dependencies: ["SleetMath", "SleetShatter"],
+      swiftSettings: swiftSettings),
+    .target(
       name: "SleetPreview",
-      dependencies: ["SleetMath", "SleetParticles", "SleetShatter", "CPNG"],
+      dependencies: ["SleetMath", "SleetParticles", "SleetShatter", "SleetTransitions", "CPNG"],
       swiftSettings: swiftSettings),
     // The umbrella: re-exports the modules above and nothing else.
     .target(
       name: "SleetKit",
-      dependencies: ["SleetMath", "SleetParticles", "SleetShatter", "SleetPreview"],
+      dependencies: ["SleetMath", "SleetParticles", "SleetShatter", "SleetTransitions", "SleetPreview"],
       swiftSettings: swiftSettings),
 
     // MARK: - Command-line tools
@@ -96,6 +100,10 @@ let package = Package(
     .testTarget(
       name: "SleetShatterTests",
       dependencies: ["SleetShatter", "_SleetTestSupport"],
+      swiftSettings: swiftSettings),
+    .testTarget(
+      name: "SleetTransitionsTests",
+      dependencies: ["SleetTransitions", "SleetShatter", "_SleetTestSupport"],
       swiftSettings: swiftSettings),
     .testTarget(
       name: "SleetPreviewTests",

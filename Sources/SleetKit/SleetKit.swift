@@ -4,3 +4,4 @@
 @_exported import SleetParticles
 @_exported import SleetPreview
 @_exported import SleetShatter
+@_exported import SleetTransitions

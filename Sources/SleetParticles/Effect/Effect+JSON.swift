@@ -1,4 +1,5 @@
 import Foundation
+import SleetMath
 
 /// A problem in an effect file: where (a JSON path such as
 /// `emitterCells[0].emitterCells[1].birthRate`, or "" for the document as a

@@ -1,3 +1,5 @@
+import SleetMath
+
 /// A 3×3 projective map in Double, column-vector form:
 ///
 /// ```

@@ -1,3 +1,5 @@
+import SleetMath
+
 /// A textured quadrilateral: one face of a shatter piece, or any picture
 /// drawn with a perspective (projective) mapping.
 public struct TexturedQuad: Sendable {

@@ -65,7 +65,7 @@ public struct ShatterTransition: Sendable {
 
   /// D: the style's nominal duration, its animator's `transitionDuration`,
   /// which interactive progress p maps onto as transition time p·D
-  /// (``InteractiveShatterTransition``). Every piece is at rest from
+  /// (`InteractiveTransition` in SleetTransitions). Every piece is at rest from
   /// ``endTime`` ≤ D on:
   ///
   /// ```
@@ -138,15 +138,5 @@ public struct ShatterTransition: Sendable {
     var frame = makeFrame()
     evaluate(at: time, into: &frame, backend: backend)
     return frame
-  }
-
-  /// Evaluates at an interactive transition's current position (see
-  /// ``InteractiveShatterTransition/transitionTime(at:)``).
-  /// - Complexity: O(pieces).
-  public func evaluate(
-    _ interaction: InteractiveShatterTransition, at clock: Double, into frame: inout ShatterFrame,
-    backend: TransformBackend = .automatic, threads: Int = 1
-  ) {
-    evaluate(at: interaction.transitionTime(at: clock), into: &frame, backend: backend, threads: threads)
   }
 }

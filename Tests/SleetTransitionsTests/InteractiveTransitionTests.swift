@@ -1,12 +1,13 @@
 import SleetMath
 import Testing
 
-@testable import SleetShatter
+import SleetShatter
+@testable import SleetTransitions
 
 @Suite("Interactive transitions")
-struct InteractiveShatterTransitionTests {
+struct InteractiveTransitionTests {
   @Test func finishLandsExactlyOnOne() {
-    var i = InteractiveShatterTransition(duration: 2.8, completionSpeed: 1.5)
+    var i = InteractiveTransition(duration: 2.8, completionSpeed: 1.5)
     i.update(0.3)
     #expect(i.progress(at: 100) == 0.3 && i.phase(at: 100) == .interactive)
     i.finish(at: 10)
@@ -31,7 +32,7 @@ struct InteractiveShatterTransitionTests {
   }
 
   @Test func cancelLandsExactlyOnZero() {
-    var i = InteractiveShatterTransition(duration: 3, completionCurve: .linear)
+    var i = InteractiveTransition(duration: 3, completionCurve: .linear)
     i.update(0.8)
     i.cancel(at: 1)
     #expect(abs(i.completionDuration - 2.4) < 1e-12)
@@ -42,7 +43,7 @@ struct InteractiveShatterTransitionTests {
   }
 
   @Test func reversibleAtAnyPoint() {
-    var i = InteractiveShatterTransition(duration: 2)
+    var i = InteractiveTransition(duration: 2)
     i.update(0.9)
     i.update(0.2)  // the finger goes back
     #expect(i.progress(at: 0) == 0.2)
@@ -64,12 +65,12 @@ struct InteractiveShatterTransitionTests {
   }
 
   @Test func gestureFinishesPastHalfOrOnPositiveVelocity() {
-    #expect(InteractiveShatterTransition.shouldFinish(progress: 0.6, velocity: -100))
-    #expect(InteractiveShatterTransition.shouldFinish(progress: 0.1, velocity: 5))
-    #expect(!InteractiveShatterTransition.shouldFinish(progress: 0.4, velocity: -5))
-    #expect(!InteractiveShatterTransition.shouldFinish(progress: 0.5, velocity: 0))
-    var i = InteractiveShatterTransition(duration: 1)
-    i.update(InteractiveShatterTransition.progress(translation: 120, extent: 390))
+    #expect(InteractiveTransition.shouldFinish(progress: 0.6, velocity: -100))
+    #expect(InteractiveTransition.shouldFinish(progress: 0.1, velocity: 5))
+    #expect(!InteractiveTransition.shouldFinish(progress: 0.4, velocity: -5))
+    #expect(!InteractiveTransition.shouldFinish(progress: 0.5, velocity: 0))
+    var i = InteractiveTransition(duration: 1)
+    i.update(InteractiveTransition.progress(translation: 120, extent: 390))
     let finishedEarly = i.endInteraction(velocity: -3, at: 0)
     #expect(!finishedEarly)
     #expect(i.progress(at: 10) == 0)
@@ -82,7 +83,7 @@ struct InteractiveShatterTransitionTests {
   @Test func drivesEveryStyleToItsFinalFrame() {
     for style in ShatterStyle.allCases {
       let t = ShatterTransition(style: style, width: 320, height: 480, seed: 3)
-      var i = InteractiveShatterTransition(t)
+      var i = InteractiveTransition(t)
       var frame = t.makeFrame()
       i.update(0.45)
       t.evaluate(i, at: 0, into: &frame)
@@ -118,7 +119,7 @@ struct InteractiveShatterTransitionTests {
     let slow = ShatterTransition(
       CheckerboardTransition(plan: CheckerboardPlan(width: 320, height: 480, duration: 5)))
     for (t, d) in [(checkerboard, 3.0), (explode, 1.0), (glass, 2.0), (slow, 5.0)] {
-      var i = InteractiveShatterTransition(t)
+      var i = InteractiveTransition(t)
       #expect(i.duration == d, "\(t.style)")
       i.update(0.5)
       #expect(abs(i.transitionTime(at: 0) - d / 2) < 1e-12, "\(t.style)")
@@ -136,7 +137,7 @@ struct InteractiveShatterTransitionTests {
   /// completion starts; changing them mid-completion neither jumps nor
   /// re-times it.
   @Test func changingTheCompletionParametersMidCompletionKeepsProgressContinuous() {
-    var i = InteractiveShatterTransition(duration: 2, completionSpeed: 1, completionCurve: .linear)
+    var i = InteractiveTransition(duration: 2, completionSpeed: 1, completionCurve: .linear)
     i.update(0.25)
     i.finish(at: 10)
     // Δ = (1 − 0.25)·2 / 1 = 1.5 s; linear: p(τ) = 0.25 + 0.75·(τ − 10)/1.5
@@ -162,7 +163,7 @@ struct InteractiveShatterTransitionTests {
   /// `transitions.md`: a completion runs "at completionSpeed in wall time",
   /// which the default (linear) completion curve gives exactly.
   @Test func theDefaultCompletionRunsAtCompletionSpeed() {
-    var i = InteractiveShatterTransition(duration: 2, completionSpeed: 2)
+    var i = InteractiveTransition(duration: 2, completionSpeed: 2)
     i.update(0.3)  // transition time 0.6 s
     i.finish(at: 0)
     // t(τ) = 0.6 + 2·τ until t = 2 at τ = 0.7.
@@ -176,8 +177,8 @@ struct InteractiveShatterTransitionTests {
   }
 
   @Test func timeAndProgressMapBothWays() {
-    #expect(InteractiveShatterTransition.time(forProgress: 0.25, duration: 2.8) == 0.7)
-    #expect(InteractiveShatterTransition.progress(forTime: 0.7, duration: 2.8) == 0.25)
-    #expect(InteractiveShatterTransition.progress(forTime: 9, duration: 2.8) == 1)
+    #expect(InteractiveTransition.time(forProgress: 0.25, duration: 2.8) == 0.7)
+    #expect(InteractiveTransition.progress(forTime: 0.7, duration: 2.8) == 0.25)
+    #expect(InteractiveTransition.progress(forTime: 9, duration: 2.8) == 1)
   }
 }

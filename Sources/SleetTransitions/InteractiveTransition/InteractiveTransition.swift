@@ -1,7 +1,9 @@
 import SleetMath
+import SleetShatter
 
-/// The semantics of `UIPercentDrivenInteractiveTransition` for any shatter
-/// style, as a value driven by explicit times (no clocks are read).
+/// The semantics of `UIPercentDrivenInteractiveTransition` for any
+/// ``Transition`` (every style), as a value driven by explicit times (no
+/// clocks are read).
 ///
 /// A gesture drives the transition's timeline by progress p ∈ [0, 1]
 /// (``update(_:)``); p maps to transition time `p · D`, with D = ``duration``
@@ -37,7 +39,7 @@ import SleetMath
 /// finger from any phase (an interrupted completion is "caught"), and
 /// ``finish(at:)``/``cancel(at:)`` may be called while completing to turn
 /// around from the current position (p₀ = p(τ₀) of the running completion).
-public struct InteractiveShatterTransition: Hashable, Sendable {
+public struct InteractiveTransition: Hashable, Sendable {
   /// Where the transition is.
   public enum Phase: Hashable, Sendable {
     /// Following ``update(_:)``.
@@ -53,8 +55,11 @@ public struct InteractiveShatterTransition: Hashable, Sendable {
   }
 
   /// D: the transition time that progress 1 maps to, the style's nominal
-  /// duration (``ShatterTransition/duration``).
+  /// duration (``Transition/duration``).
   public let duration: Double
+  /// How ``endInteraction(velocity:at:)`` decides (the style's
+  /// ``TransitionStyle/finishRule``).
+  public let finishRule: FinishRule
   /// UIKit's `completionSpeed`: 1 plays the rest at the transition's own pace.
   /// Read by ``finish(at:)`` and ``cancel(at:)``; setting it does not change a
   /// completion already running.
@@ -62,7 +67,7 @@ public struct InteractiveShatterTransition: Hashable, Sendable {
     didSet {
       precondition(
         completionSpeed > 0 && completionSpeed.isFinite,
-        "InteractiveShatterTransition: completionSpeed must be positive and finite, got \(completionSpeed)")
+        "InteractiveTransition: completionSpeed must be positive and finite, got \(completionSpeed)")
     }
   }
   /// The curve a completion maps its elapsed fraction through (default
@@ -87,21 +92,34 @@ public struct InteractiveShatterTransition: Hashable, Sendable {
   /// - Complexity: O(1).
   public init(
     duration: Double, completionSpeed: Double = 1,
-    completionCurve: TimingFunction = .linear
+    completionCurve: TimingFunction = .linear, finishRule: FinishRule = .pastHalfOrForward
   ) {
     precondition(
       duration > 0 && duration.isFinite,
-      "InteractiveShatterTransition: duration must be positive and finite, got \(duration)")
+      "InteractiveTransition: duration must be positive and finite, got \(duration)")
     precondition(
       completionSpeed > 0 && completionSpeed.isFinite,
-      "InteractiveShatterTransition: completionSpeed must be positive and finite, got \(completionSpeed)")
+      "InteractiveTransition: completionSpeed must be positive and finite, got \(completionSpeed)")
     self.duration = duration
+    self.finishRule = finishRule
     self.completionSpeed = completionSpeed
     self.completionCurve = completionCurve
   }
 
-  /// Drives a transition: D is its nominal ``ShatterTransition/duration``
-  /// (not its ``ShatterTransition/endTime``).
+  /// Drives a transition: D is its nominal ``Transition/duration`` (not its
+  /// ``Transition/endTime``), the finish rule its style's.
+  /// - Complexity: O(1).
+  public init(
+    _ transition: Transition, completionSpeed: Double = 1,
+    completionCurve: TimingFunction = .linear
+  ) {
+    self.init(
+      duration: transition.duration, completionSpeed: completionSpeed,
+      completionCurve: completionCurve, finishRule: transition.style.finishRule)
+  }
+
+  /// Drives a shatter transition directly (D = ``ShatterTransition/duration``,
+  /// finish rule p > 0.5 or v > 0).
   /// - Complexity: O(1).
   public init(
     _ transition: ShatterTransition, completionSpeed: Double = 1,
@@ -109,7 +127,7 @@ public struct InteractiveShatterTransition: Hashable, Sendable {
   ) {
     self.init(
       duration: transition.duration, completionSpeed: completionSpeed,
-      completionCurve: completionCurve)
+      completionCurve: completionCurve, finishRule: .pastHalfOrForward)
   }
 
   /// `updateInteractiveTransition(_:)`: sets the progress (clamped to [0, 1];
@@ -117,7 +135,7 @@ public struct InteractiveShatterTransition: Hashable, Sendable {
   /// control, interrupting any completion.
   /// - Complexity: O(1).
   public mutating func update(_ percentComplete: Double) {
-    precondition(!percentComplete.isNaN, "InteractiveShatterTransition.update: progress is NaN")
+    precondition(!percentComplete.isNaN, "InteractiveTransition.update: progress is NaN")
     _mode = .interactive
     _anchor = Swift.min(Swift.max(percentComplete, 0), 1)
   }
@@ -133,7 +151,7 @@ public struct InteractiveShatterTransition: Hashable, Sendable {
   public mutating func cancel(at clock: Double) { _complete(.cancelling, at: clock) }
 
   private mutating func _complete(_ mode: _Mode, at clock: Double) {
-    precondition(clock.isFinite, "InteractiveShatterTransition: clock must be finite, got \(clock)")
+    precondition(clock.isFinite, "InteractiveTransition: clock must be finite, got \(clock)")
     let p = progress(at: clock)
     _anchor = p
     _start = clock
@@ -142,19 +160,20 @@ public struct InteractiveShatterTransition: Hashable, Sendable {
     _span = (mode == .finishing ? 1 - p : p) * duration / completionSpeed
   }
 
-  /// Ends a pan gesture the way the reference articles do: finish when past
-  /// half way or moving forward (`velocity > 0`, in any unit where positive
-  /// means toward completion), cancel otherwise. Returns whether it finishes.
+  /// Ends a pan gesture the way the reference articles do, by
+  /// ``finishRule``: finish when past half way (and, for
+  /// ``FinishRule/pastHalfOrForward``, also when moving forward:
+  /// `velocity > 0`, in any unit where positive means toward completion),
+  /// cancel otherwise. Returns whether it finishes.
   /// - Complexity: O(1).
   @discardableResult
   public mutating func endInteraction(velocity: Double, at clock: Double) -> Bool {
-    let finishes = InteractiveShatterTransition.shouldFinish(
-      progress: progress(at: clock), velocity: velocity)
+    let finishes = finishRule.finishes(progress: progress(at: clock), velocity: velocity)
     if finishes { finish(at: clock) } else { cancel(at: clock) }
     return finishes
   }
 
-  /// `progress > 0.5 || velocity > 0`.
+  /// `progress > 0.5 || velocity > 0` (``FinishRule/pastHalfOrForward``).
   /// - Complexity: O(1).
   public static func shouldFinish(progress: Double, velocity: Double) -> Bool {
     progress > 0.5 || velocity > 0
@@ -164,7 +183,7 @@ public struct InteractiveShatterTransition: Hashable, Sendable {
   /// distance that completes it, clamped to [0, 1].
   /// - Complexity: O(1).
   public static func progress(translation: Double, extent: Double) -> Double {
-    precondition(extent > 0, "InteractiveShatterTransition.progress: extent must be positive, got \(extent)")
+    precondition(extent > 0, "InteractiveTransition.progress: extent must be positive, got \(extent)")
     return Swift.min(Swift.max(translation / extent, 0), 1)
   }
 
@@ -193,7 +212,7 @@ public struct InteractiveShatterTransition: Hashable, Sendable {
   /// The transition time to evaluate at clock time `clock`: `progress · D`.
   /// - Complexity: O(1).
   public func transitionTime(at clock: Double) -> Double {
-    InteractiveShatterTransition.time(forProgress: progress(at: clock), duration: duration)
+    InteractiveTransition.time(forProgress: progress(at: clock), duration: duration)
   }
 
   /// Progress → transition time: `progress · duration`.
@@ -216,5 +235,33 @@ public struct InteractiveShatterTransition: Hashable, Sendable {
     case .finishing: return clock - _start >= _span ? .finished : .finishing
     case .cancelling: return clock - _start >= _span ? .cancelled : .cancelling
     }
+  }
+}
+
+/// The shatter-only name this driver had before every style shared it.
+@available(*, deprecated, renamed: "InteractiveTransition")
+public typealias InteractiveShatterTransition = InteractiveTransition
+
+extension ShatterTransition {
+  /// Evaluates at an interactive transition's current position (see
+  /// ``InteractiveTransition/transitionTime(at:)``).
+  /// - Complexity: O(pieces).
+  public func evaluate(
+    _ interaction: InteractiveTransition, at clock: Double, into frame: inout ShatterFrame,
+    backend: TransformBackend = .automatic, threads: Int = 1
+  ) {
+    evaluate(at: interaction.transitionTime(at: clock), into: &frame, backend: backend, threads: threads)
+  }
+}
+
+extension Transition {
+  /// Evaluates at an interactive transition's current position:
+  /// `interaction.transitionTime(at: clock)`.
+  /// - Complexity: as ``evaluate(at:into:backend:threads:)``.
+  public func evaluate(
+    _ interaction: InteractiveTransition, at clock: Double, into frame: inout TransitionFrame,
+    backend: TransformBackend = .automatic, threads: Int = 1
+  ) {
+    evaluate(at: interaction.transitionTime(at: clock), into: &frame, backend: backend, threads: threads)
   }
 }

@@ -3,7 +3,7 @@
 /// and numbers keep their literal text so a `Float` property can be parsed
 /// straight from it (decimal → `Float` in one correctly rounded step; going
 /// through `Double` first could round twice).
-enum JSONValue: Hashable, Sendable {
+package enum JSONValue: Hashable, Sendable {
   case null
   case bool(Bool)
   case number(String)
@@ -12,7 +12,7 @@ enum JSONValue: Hashable, Sendable {
   case object([JSONMember])
 
   /// "a number", "an object", … for "expected …, got …" messages.
-  var kindDescription: String {
+  package var kindDescription: String {
     switch self {
     case .null: "null"
     case .bool(let b): b ? "true" : "false"
@@ -24,22 +24,22 @@ enum JSONValue: Hashable, Sendable {
   }
 }
 
-struct JSONMember: Hashable, Sendable {
-  var key: String
-  var value: JSONValue
+package struct JSONMember: Hashable, Sendable {
+  package var key: String
+  package var value: JSONValue
 }
 
 /// A syntax error: where (1-based line and column) and what.
-struct JSONSyntaxError: Error, Hashable, Sendable {
-  var line: Int
-  var column: Int
-  var reason: String
+package struct JSONSyntaxError: Error, Hashable, Sendable {
+  package var line: Int
+  package var column: Int
+  package var reason: String
 }
 
 /// A strict RFC 8259 parser: no comments, no trailing commas, no NaN or
 /// Infinity, no leading zeros or '+', UTF-8 input, nesting limited to
 /// `maximumDepth` so that hostile files cannot exhaust the stack.
-struct JSONParser {
+package struct JSONParser {
   static let maximumDepth = 64
 
   private let bytes: [UInt8]
@@ -49,7 +49,7 @@ struct JSONParser {
 
   /// Parses one JSON document (surrounding whitespace allowed).
   /// - Complexity: O(n) in the input length.
-  static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
+  package static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
     var p = JSONParser(bytes)
     // A UTF-8 byte order mark is tolerated, as RFC 8259 allows parsers to.
     if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { p.index = 3 }

@@ -1,0 +1,70 @@
+/// A recorded pan gesture played through an ``InteractiveTransition``: what
+/// UIKit does with an edge pan, as a pure function of the gesture's clock.
+///
+/// ```
+/// τ < t₀ (first sample)          p = 0
+/// t₀ ≤ τ < tₙ (last sample)      p = clamp(x(τ)/extent, 0, 1)    x(τ): the latest sample at or before τ
+/// τ = tₙ                          the finger lifts: finish or cancel by the style's rule
+///                                 with the progress of sample n and the gesture's velocity
+/// τ > tₙ                          the completion runs at completionSpeed (captured at tₙ)
+/// ```
+///
+/// The transition time at any τ is `p(τ)·D`. ``endClock`` is when the
+/// completion lands (tₙ + Δ).
+public struct GestureReplay: Hashable, Sendable {
+  /// The recorded gesture.
+  public let gesture: PanGesture
+  /// The translation that completes the gesture: the container width W for an
+  /// edge pan.
+  public let extent: Double
+  /// Whether the transition finishes (true) or cancels (false) when the
+  /// finger lifts.
+  public let finishes: Bool
+  /// The driver after the finger lifted (its completion captured at tₙ).
+  public let interaction: InteractiveTransition
+
+  /// Plays `gesture` through a copy of `interaction` (its duration, speed,
+  /// curve and finish rule).
+  ///
+  /// - Precondition: `extent` is positive and finite.
+  /// - Complexity: O(1).
+  public init(_ gesture: PanGesture, extent: Double, interaction: InteractiveTransition) {
+    precondition(extent > 0 && extent.isFinite, "GestureReplay: extent must be positive and finite, got \(extent)")
+    self.gesture = gesture
+    self.extent = extent
+    var driver = interaction
+    driver.update(InteractiveTransition.progress(translation: gesture.samples.last!.translationX, extent: extent))
+    finishes = driver.endInteraction(velocity: gesture.velocity, at: gesture.endTime)
+    self.interaction = driver
+  }
+
+  /// When the completion lands on 1 or 0 (gesture clock, seconds).
+  public var endClock: Double { gesture.endTime + interaction.completionDuration }
+
+  /// The progress at gesture clock `clock`.
+  /// - Complexity: O(log samples).
+  public func progress(at clock: Double) -> Double {
+    if clock < gesture.endTime {
+      return InteractiveTransition.progress(translation: gesture.translation(at: clock), extent: extent)
+    }
+    return interaction.progress(at: clock)
+  }
+
+  /// The transition time at gesture clock `clock`: `progress(at: clock)·D`.
+  /// - Complexity: O(log samples).
+  public func transitionTime(at clock: Double) -> Double {
+    InteractiveTransition.time(forProgress: progress(at: clock), duration: interaction.duration)
+  }
+
+  /// Frame clocks from the first sample to ``endClock`` at `fps`, plus `hold`
+  /// seconds of the final state: tₒ + k/fps, the last one clamped to the end.
+  /// - Precondition: `fps` > 0, `hold` ≥ 0.
+  /// - Complexity: O(frames).
+  public func clocks(fps: Int, hold: Double = 0) -> [Double] {
+    precondition(fps > 0 && hold >= 0, "GestureReplay.clocks: fps must be positive and hold non-negative")
+    let start = gesture.startTime
+    let end = endClock + hold
+    let count = Int(((end - start) * Double(fps)).rounded(.up)) + 1
+    return (0..<count).map { Swift.min(end, start + Double($0) / Double(fps)) }
+  }
+}

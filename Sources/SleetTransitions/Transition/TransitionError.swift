@@ -1,0 +1,60 @@
+import SleetMath
+import SleetShatter
+
+/// Why a transition cannot be made from its inputs. Every case names the
+/// input at fault by its ``TransitionOptions`` property name (`imageRect`,
+/// `button`, …) or `width`/`height`/`direction`.
+public enum TransitionError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The container size is not a finite number in (0, limit].
+  case invalidSize(field: String, value: Double, limit: Double)
+  /// The container is smaller than the style needs (tilt3D: its 280-point
+  /// sheet must fit the height).
+  case containerTooSmall(style: TransitionStyle, field: String, value: Double, minimum: Double)
+  /// The style does not take this direction.
+  case unsupportedDirection(style: TransitionStyle, direction: TransitionDirection)
+  /// The style needs this option (zoom: `imageRect`, `targetRect`;
+  /// circleReveal: `button`).
+  case missingOption(style: TransitionStyle, field: String)
+  /// The option was given to a style that does not use it.
+  case inapplicableOption(style: TransitionStyle, field: String)
+  /// A rect is not finite, empty, or not inside the container.
+  case invalidRect(field: String, rect: Rect, reason: String)
+  /// The shatter styles' own checks (divisor, tile count).
+  case invalidShatter(ShatterPlanError)
+
+  /// The input at fault.
+  public var field: String {
+    switch self {
+    case .invalidSize(let field, _, _): field
+    case .containerTooSmall(_, let field, _, _): field
+    case .unsupportedDirection: "direction"
+    case .missingOption(_, let field), .inapplicableOption(_, let field): field
+    case .invalidRect(let field, _, _): field
+    case .invalidShatter(let error):
+      switch error {
+      case .invalidSize(let field, _): field
+      default: "divisor"
+      }
+    }
+  }
+
+  public var description: String {
+    switch self {
+    case .invalidSize(let field, let value, let limit):
+      return "\(field) must be a finite number in (0, \(Int(limit))] points, got \(value)"
+    case .containerTooSmall(let style, let field, let value, let minimum):
+      return "\(field) must be at least \(minimum) points for \(style.rawValue), got \(value)"
+    case .unsupportedDirection(let style, let direction):
+      let accepted = style.directions.map(\.rawValue).joined(separator: " or ")
+      return "\(style.rawValue) does not take the direction \(direction.rawValue); it takes \(accepted)"
+    case .missingOption(let style, let field):
+      return "\(style.rawValue) needs \(field)"
+    case .inapplicableOption(let style, let field):
+      return "\(field) does not apply to \(style.rawValue)"
+    case .invalidRect(let field, let r, let reason):
+      return "\(field) (\(r.x), \(r.y), \(r.width), \(r.height)) \(reason)"
+    case .invalidShatter(let error):
+      return error.description
+    }
+  }
+}
