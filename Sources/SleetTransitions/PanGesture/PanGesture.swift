@@ -1,3 +1,4 @@
+import Foundation
 import SleetMath
 
 /// A recorded pan gesture: the finger's horizontal translation at increasing
@@ -92,6 +93,18 @@ public struct PanGesture: Hashable, Sendable {
     try self.init(samples: samples)
   }
 
+  /// Reads a gesture file from disk (the format of ``init(json:)``).
+  /// - Throws: ``GestureError/unreadable(path:)`` when the file cannot be
+  ///   read, else as ``init(json:)``.
+  /// - Complexity: O(bytes).
+  public init(contentsOfFile path: String) throws(GestureError) {
+    var isFolder: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue,
+      let data = FileManager.default.contents(atPath: path)
+    else { throw .unreadable(path: path) }
+    try self.init(json: [UInt8](data))
+  }
+
   /// The time of the first sample (the gesture begins).
   public var startTime: Double { samples[0].time }
   /// The time of the last sample (the finger lifts).
@@ -125,6 +138,7 @@ public enum GestureError: Error, Hashable, Sendable, CustomStringConvertible {
   case outOfOrder(index: Int, time: Double, previous: Double)
   case unknownField(String)
   case malformed(String)
+  case unreadable(path: String)
 
   public var description: String {
     switch self {
@@ -134,6 +148,7 @@ public enum GestureError: Error, Hashable, Sendable, CustomStringConvertible {
       "samples[\(i)].time \(time) is not after samples[\(i - 1)].time \(previous): samples must be in increasing time"
     case .unknownField(let field): "unknown field \(field)"
     case .malformed(let reason): reason
+    case .unreadable(let path): "cannot read \(path): no such file, or not a readable file"
     }
   }
 }

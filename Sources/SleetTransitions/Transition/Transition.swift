@@ -104,7 +104,7 @@ public struct Transition: Sendable {
       }
       guard rect.isInside(container) else {
         throw .invalidRect(
-          field: field, rect: rect, reason: "is not inside the \(width)×\(height) container")
+          field: field, rect: rect, reason: "is not inside the \(_text(width))×\(_text(height)) container")
       }
     }
     switch style {

@@ -41,9 +41,9 @@ public enum TransitionError: Error, Hashable, Sendable, CustomStringConvertible 
   public var description: String {
     switch self {
     case .invalidSize(let field, let value, let limit):
-      return "\(field) must be a finite number in (0, \(Int(limit))] points, got \(value)"
+      return "\(field) must be a finite number in (0, \(_text(limit))] points, got \(_text(value))"
     case .containerTooSmall(let style, let field, let value, let minimum):
-      return "\(field) must be at least \(minimum) points for \(style.rawValue), got \(value)"
+      return "\(field) must be at least \(_text(minimum)) points for \(style.rawValue), got \(_text(value))"
     case .unsupportedDirection(let style, let direction):
       let accepted = style.directions.map(\.rawValue).joined(separator: " or ")
       return "\(style.rawValue) does not take the direction \(direction.rawValue); it takes \(accepted)"
@@ -52,9 +52,16 @@ public enum TransitionError: Error, Hashable, Sendable, CustomStringConvertible 
     case .inapplicableOption(let style, let field):
       return "\(field) does not apply to \(style.rawValue)"
     case .invalidRect(let field, let r, let reason):
-      return "\(field) (\(r.x), \(r.y), \(r.width), \(r.height)) \(reason)"
+      return "\(field) (\(_text(r.x)), \(_text(r.y)), \(_text(r.width)), \(_text(r.height))) \(reason)"
     case .invalidShatter(let error):
       return error.description
     }
   }
+}
+
+/// A number as a person writes it: `390` rather than `390.0`, otherwise the
+/// shortest round-tripping decimal (`nan`, `inf` as Swift prints them).
+func _text(_ value: Double) -> String {
+  if value.isFinite, value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+  return "\(value)"
 }
