@@ -145,7 +145,8 @@ extension Transform3D {
     /// `(0, 0, 0, 1)` that always holds (decomposed quaternions have `w ≥ 0`), so
     /// a rotation by 200° is reached as one by −160°, the short way. Between two
     /// rotations it can fail: R_z(170°) → R_z(−170°) passes through the identity
-    /// (340° of turning), not through R_z(180°).
+    /// (340° of turning), not through R_z(180°). It holds whenever the two
+    /// rotation angles α, β ∈ [0, π] satisfy α + β ≤ π (`dot ≥ cos((α + β)/2)`).
     ///
     /// Fractions outside [0, 1] extrapolate (both the lerp and the slerp formulas
     /// are used as they stand).
