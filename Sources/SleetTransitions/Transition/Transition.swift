@@ -16,7 +16,9 @@ import SleetShatter
 /// `docs/transitions.md` for each style's layers and timeline.
 ///
 /// Deterministic: the same inputs give the same frame bits for any `threads`
-/// and `backend` (only the shatter styles use them).
+/// and for the `scalar`, `simd` and `automatic` backends; `blas` rounds
+/// differently (FMA, its own summation order), within the bound
+/// ``TransformBackend`` documents (only the shatter styles use either).
 public struct Transition: Sendable {
   /// The style.
   public let style: TransitionStyle
@@ -167,7 +169,8 @@ public struct Transition: Sendable {
   /// Evaluates the transition at `time` into `frame`.
   ///
   /// `backend` and `threads` reach the shatter styles' batched transforms;
-  /// the result is bit-identical for any of them.
+  /// the result is bit-identical for any `threads` and for every backend
+  /// but `blas`, which rounds differently (see ``TransformBackend``).
   ///
   /// - Precondition: `time` is finite; `frame` came from this transition's
   ///   ``makeFrame()`` (same style and container).
