@@ -84,6 +84,10 @@ public struct InteractiveTransition: Hashable, Sendable {
   private var _start: Double = 0
   /// The running completion's length Δ in clock seconds, captured at τ₀.
   private var _span: Double = 0
+  /// Where the running completion lands, τ₀ + Δ as the caller computes it
+  /// (`clock + completionDuration`): compared directly, so the completion has
+  /// landed at exactly that clock (τ − τ₀ ≥ Δ can miss it by an ulp).
+  private var _end: Double = 0
   /// The running completion's curve, captured at τ₀.
   private var _curve: TimingFunction = .linear
 
@@ -158,6 +162,7 @@ public struct InteractiveTransition: Hashable, Sendable {
     _mode = mode
     _curve = completionCurve
     _span = (mode == .finishing ? 1 - p : p) * duration / completionSpeed
+    _end = clock + _span
   }
 
   /// Ends a pan gesture the way the reference articles do, by
@@ -203,9 +208,9 @@ public struct InteractiveTransition: Hashable, Sendable {
     case .finishing: target = 1
     case .cancelling: target = 0
     }
+    if clock >= _end { return target }
     let elapsed = clock - _start
     if elapsed <= 0 { return _anchor }
-    if elapsed >= _span { return target }
     return _anchor + (target - _anchor) * _curve.value(at: elapsed / _span)
   }
 
@@ -232,8 +237,8 @@ public struct InteractiveTransition: Hashable, Sendable {
   public func phase(at clock: Double) -> Phase {
     switch _mode {
     case .interactive: return .interactive
-    case .finishing: return clock - _start >= _span ? .finished : .finishing
-    case .cancelling: return clock - _start >= _span ? .cancelled : .cancelling
+    case .finishing: return clock >= _end ? .finished : .finishing
+    case .cancelling: return clock >= _end ? .cancelled : .cancelling
     }
   }
 }
