@@ -6,7 +6,9 @@ corners of the tilted screen's layer while its transform is half way through
 a phase, with the CSS Transforms Level 2 interpolation of matrices
 (decompose: perspective, translation, scale, skew, quaternion; interpolate
 the parts, the quaternion by slerp; recompose). The numbers are pasted into
-`Tests/SleetTransitionsTests/ViewStyleTests.swift` (the tests tagged
+`Tests/SleetTransitionsTests/ViewStyleTests.swift`: the phase-end corners
+(t1, t2: no interpolation) in `tiltProjectedCornersAtPhaseOneEnd`, the
+mid-phase corners in `tiltMidPhaseCornersFollowTheDecomposition` (tagged
 `needsDecomposition`).
 
 Conventions (transitions.md): CATransform3D row vectors, p' = p . M; Apple's
