@@ -10,8 +10,9 @@ import SleetTransitions
 // output fed back.
 
 extension Tag {
-  /// Needs `Transform3D.interpolated(to:fraction:)` to be the CSS Transforms
-  /// Level 2 decomposition; re-run after it lands.
+  /// Depends on `Transform3D.interpolated(to:fraction:)` being the CSS
+  /// Transforms Level 2 decomposition (entry-wise interpolation misses these
+  /// numbers by points).
   @Tag static var needsDecomposition: Self
 }
 
@@ -515,15 +516,7 @@ struct ViewStyleTests {
     }
   }
 
-  // MARK: - tilt3D mid-phase: needs the real decomposition
-
-  /// True while `Transform3D.interpolated(to:fraction:)` is this branch's
-  /// entry-wise placeholder: half of a 90° turn about z has m11 = ½ entry-wise
-  /// and cos 45° ≈ 0.7071 by decomposition.
-  static let interpolationIsEntrywise: Bool = {
-    let quarterTurn = Transform3D.makeRotation(angle: .pi / 2, x: 0, y: 0, z: 1)
-    return abs(Transform3D.identity.interpolated(to: quarterTurn, fraction: 0.5).m11 - 0.5) < 1e-6
-  }()
+  // MARK: - tilt3D mid-phase: the decomposition
 
   struct MidPhase: Sendable, CustomTestStringConvertible {
     var container: Container
@@ -564,23 +557,13 @@ struct ViewStyleTests {
     ]
   }()
 
-  /// NEEDS THE REAL DECOMPOSITION. While the entry-wise placeholder is in,
-  /// the mismatch is recorded as a known issue (and the test fails if the
-  /// placeholder unexpectedly matched); once the CSS decomposition lands the
-  /// numbers are checked for real, to 0.01 pt.
+  /// The corners to 0.01 pt (they agree to about 4e-5 pt, Float rounding).
   @Test(.tags(.needsDecomposition), arguments: ViewStyleTests.midPhases)
   func tiltMidPhaseCornersFollowTheDecomposition(_ m: MidPhase) throws {
     let t = try Transition(style: .tilt3D, direction: m.direction, width: m.container.width, height: m.container.height)
     let layer = t.frame(at: m.time).layers[0]
-    let check = {
-      for (i, (got, want)) in zip(Self.cornerArray(layer.corners), m.corners).enumerated() {
-        #expect(close(got.x, want.x, 0.01) && close(got.y, want.y, 0.01), "corner \(i): \(got), expected \(want)")
-      }
-    }
-    if Self.interpolationIsEntrywise {
-      withKnownIssue("Transform3D.interpolated(to:fraction:) is still the entry-wise placeholder") { check() }
-    } else {
-      check()
+    for (i, (got, want)) in zip(Self.cornerArray(layer.corners), m.corners).enumerated() {
+      #expect(close(got.x, want.x, 0.01) && close(got.y, want.y, 0.01), "corner \(i): \(got), expected \(want)")
     }
   }
 
