@@ -1,3 +1,4 @@
+import SleetMath
 import SleetParticles
 
 #if canImport(Glibc)
