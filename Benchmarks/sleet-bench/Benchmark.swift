@@ -91,6 +91,10 @@ struct BenchmarkGroup {
   /// Extra lines `numerator / denominator` printed under the table: the ratio
   /// of the two cases' median ns per item (< 1: the numerator is faster).
   var timeRatios: [(numerator: String, denominator: String)] = []
+  /// What one item is when it is a unit people count per second (`"frame"`):
+  /// the table is then followed by a line with each case's items per second
+  /// (1 / median per item), e.g. frames per second.
+  var itemName: String? = nil
   /// Untimed setup returning the cases; called once, just before measuring.
   /// A throw (a harness bug, e.g. an effect over the particle budget) fails
   /// this group only: the run goes on and exits non-zero at the end.
@@ -98,7 +102,7 @@ struct BenchmarkGroup {
 
   init(
     name: String, items: Int, byteModel: ByteModel, baseline: String?, reference: String?,
-    timeRatios: [(numerator: String, denominator: String)] = [],
+    timeRatios: [(numerator: String, denominator: String)] = [], itemName: String? = nil,
     setup: @escaping () throws -> [BenchmarkCase]
   ) {
     self.name = name
@@ -107,6 +111,7 @@ struct BenchmarkGroup {
     self.baseline = baseline
     self.reference = reference
     self.timeRatios = timeRatios
+    self.itemName = itemName
     self.setup = setup
   }
 }

@@ -17,6 +17,7 @@ struct BenchmarkRunner {
       random,
       shatter,
       render,
+      transitions,
       particles,
     ]
   }
@@ -254,6 +255,10 @@ struct BenchmarkRunner {
         pad(r.speedupOverReference.map { format($0) + "×" } ?? "-", 8, right: true),
       ]
       print("  " + cells.joined(separator: " "))
+    }
+    if let unit = group.itemName {
+      let rates = records.map { "\($0.path) \(format($0.itemsPerSecond))" }
+      print("  \(unit)s per second (1 / median per \(unit)): " + rates.joined(separator: ", "))
     }
     for ratio in group.timeRatios {
       guard let n = records.first(where: { $0.path == ratio.numerator }),

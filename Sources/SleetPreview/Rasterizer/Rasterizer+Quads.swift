@@ -103,21 +103,28 @@ extension Rasterizer {
   /// One pixel of one quad: the coverage test, the sample and the blend.
   @inline(__always)
   internal static func _shadeQuad(_ q: _PreparedQuad, px: Float, py: Float, into pixel: inout SIMD4<Float>) {
+    guard let src = _sampleQuad(q, px: px, py: py) else { return }
+    pixel = src + pixel * SIMD4(repeating: 1 - src.w)
+  }
+
+  /// The quad's premultiplied colour at pixel centre (px, py), opacity
+  /// included: nil where the quad does not cover the centre or its texture
+  /// point falls outside the texture.
+  @inline(__always)
+  internal static func _sampleQuad(_ q: _PreparedQuad, px: Float, py: Float) -> SIMD4<Float>? {
     let S = q.screenToSquare
     let w1 = S.m6 * px + S.m7 * py + S.m8
     let s = (S.m0 * px + S.m1 * py + S.m2) / w1
     let t = (S.m3 * px + S.m4 * py + S.m5) / w1
     // NaN or ±∞ (a pixel on the vanishing line) fail and draw nothing.
-    guard s >= 0, s < 1, t >= 0, t < 1 else { return }
+    guard s >= 0, s < 1, t >= 0, t < 1 else { return nil }
     let T = q.screenToTexel
     let w2 = T.m6 * px + T.m7 * py + T.m8
     let u = (T.m0 * px + T.m1 * py + T.m2) / w2
     let v = (T.m3 * px + T.m4 * py + T.m5) / w2
-    guard u >= 0, u <= Float(q.textureWidth), v >= 0, v <= Float(q.textureHeight) else { return }
-    let src =
-      _sampleBilinear(
-        q.texture, width: q.textureWidth, height: q.textureHeight, x: u, y: v) * SIMD4(repeating: q.opacity)
-    pixel = src + pixel * SIMD4(repeating: 1 - src.w)
+    guard u >= 0, u <= Float(q.textureWidth), v >= 0, v <= Float(q.textureHeight) else { return nil }
+    return _sampleBilinear(
+      q.texture, width: q.textureWidth, height: q.textureHeight, x: u, y: v) * SIMD4(repeating: q.opacity)
   }
 }
 
