@@ -68,6 +68,8 @@ public enum SleetCommandLine {
     ParticlesStatsCommand.self,
     RenderCommand.self,
     ShatterRenderCommand.self,
+    TransitionFrameCommand.self,
+    TransitionRenderCommand.self,
     DemoCommand.self,
   ]
 
@@ -121,7 +123,7 @@ public enum SleetCommandLine {
 
   static func overview(of list: [any SleetCommand.Type] = commands) -> String {
     var lines = [
-      "sleet — preview, export and inspect SleetKit particle and shatter effects",
+      "sleet — preview, export and inspect SleetKit particle effects and view transitions",
       "",
       "usage: sleet <command> [options]      sleet <command> --help",
       "",

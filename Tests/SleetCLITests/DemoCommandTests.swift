@@ -13,7 +13,7 @@ struct DemoCommandTests {
     let out = folder + "/demo"
     let r = runSleet(["demo", "--out", out, "--scale", "0.1", "--fps", "4"])
     #expect(r.status == 0, "\(r.err)")
-    let names = Effect.presetNames + ShatterStyle.allCases.map(\.rawValue)
+    let names = Effect.presetNames + TransitionStyle.allCases.flatMap { [$0.rawValue, $0.rawValue + "-interactive"] }
     var expected = ["index.html"]
     for name in names { expected += [name + ".apng", name + "-sheet.png"] }
     #expect(folderEntries(out) == expected.sorted())
@@ -45,13 +45,14 @@ struct DemoCommandTests {
     #expect(r.status == 0, "\(r.err)")
     #expect(
       folderEntries(folder) == [
-        "explode-sheet.png", "explode.apng", "index.html", "likeBurst-sheet.png", "likeBurst.apng",
+        "explode-interactive-sheet.png", "explode-interactive.apng", "explode-sheet.png", "explode.apng",
+        "index.html", "likeBurst-sheet.png", "likeBurst.apng",
       ])
   }
 
   @Test func badOptionsAreUsageErrors() {
     let cases: [([String], String)] = [
-      (["demo", "--only", "snow,smoke"], "--only: no preset or shatter style named 'smoke'"),
+      (["demo", "--only", "snow,smoke"], "--only: no preset or transition style named 'smoke'"),
       (["demo", "--scale", "0"], "--scale"),
       (["demo", "--fps", "1000"], "--fps"),
       (["demo", "--out", "/nonexistent-sleet/demo"], "--out /nonexistent-sleet/demo"),

@@ -1,9 +1,8 @@
 import Glibc
 import SleetMath
+import SleetTransitions
 import Testing
 import _SleetTestSupport
-
-import SleetTransitions
 
 // Recorded pan gestures and their replay through UIPercentDrivenInteractiveTransition's
 // semantics (`transitions.md`, Interactive transitions): p = translation.x / W
@@ -55,10 +54,12 @@ struct GestureTests {
   @Test func timesMustStrictlyIncrease() {
     let back = Self.error([(0, 0), (0.2, 10), (0.1, 20)])
     #expect(back == .outOfOrder(index: 2, time: 0.1, previous: 0.2))
-    #expect(back?.description == "samples[2].time 0.1 is not after samples[1].time 0.2: samples must be in increasing time")
+    #expect(
+      back?.description == "samples[2].time 0.1 is not after samples[1].time 0.2: samples must be in increasing time")
     let equal = Self.error([(0, 0), (0.1, 10), (0.1, 20)])
     #expect(equal == .outOfOrder(index: 2, time: 0.1, previous: 0.1))
-    #expect(equal?.description == "samples[2].time 0.1 is not after samples[1].time 0.1: samples must be in increasing time")
+    #expect(
+      equal?.description == "samples[2].time 0.1 is not after samples[1].time 0.1: samples must be in increasing time")
     let first = Self.error([(1, 0), (0.5, 10)])
     #expect(first == .outOfOrder(index: 1, time: 0.5, previous: 1))
   }
@@ -106,7 +107,8 @@ struct GestureTests {
     let top = Self.jsonError(#"{"samples": [{"time": 0, "translationX": 0}], "velocity": 3}"#)
     #expect(top == .unknownField("velocity"))
     #expect(top?.description == "unknown field velocity")
-    let inner = Self.jsonError(#"{"samples": [{"time": 0, "translationX": 0}, {"time": 1, "translationX": 2, "y": 3}]}"#)
+    let inner = Self.jsonError(
+      #"{"samples": [{"time": 0, "translationX": 0}, {"time": 1, "translationX": 2, "y": 3}]}"#)
     #expect(inner == .unknownField("samples[1].y"))
     #expect(inner?.description == "unknown field samples[1].y")
   }
@@ -126,7 +128,10 @@ struct GestureTests {
       (#"{"samples": 3}"#, "samples must be an array, got 3"),
       (#"{"samples": [3]}"#, "samples[0] must be an object, got 3"),
       (#"{"samples": [{"time": "0.1", "translationX": 0}]}"#, "samples[0].time must be a number, got the string '0.1'"),
-      (#"{"samples": [{"time": 0, "translationX": 0}, {"time": 1, "translationX": null}]}"#, "samples[1].translationX must be a number, got null"),
+      (
+        #"{"samples": [{"time": 0, "translationX": 0}, {"time": 1, "translationX": null}]}"#,
+        "samples[1].translationX must be a number, got null"
+      ),
       (#"{"samples": [{"time": true, "translationX": 0}]}"#, "samples[0].time must be a number, got true"),
       (#"{}"#, "missing field samples"),
       (#"{"samples": [{"time": 0}]}"#, "samples[0] has no translationX"),
@@ -150,9 +155,11 @@ struct GestureTests {
 
   @Test func outOfOrderInAFileNamesTheSample() {
     let e = Self.jsonError(
-      #"{"samples": [{"time": 0, "translationX": 0}, {"time": 0.2, "translationX": 5}, {"time": 0.15, "translationX": 9}]}"#)
+      #"{"samples": [{"time": 0, "translationX": 0}, {"time": 0.2, "translationX": 5}, {"time": 0.15, "translationX": 9}]}"#
+    )
     #expect(e == .outOfOrder(index: 2, time: 0.15, previous: 0.2))
-    #expect(e?.description == "samples[2].time 0.15 is not after samples[1].time 0.2: samples must be in increasing time")
+    #expect(
+      e?.description == "samples[2].time 0.15 is not after samples[1].time 0.2: samples must be in increasing time")
     // A number too large for a Double is not finite.
     let big = Self.jsonError(#"{"samples": [{"time": 0, "translationX": 1e999}]}"#)
     #expect(big == .notFinite(field: "samples[0].translationX", value: .infinity))
@@ -197,7 +204,8 @@ struct GestureTests {
       let clock = lift + (endClock - lift) * Double(k) / 20
       let expected = startTime + direction * speed * (clock - lift)
       #expect(
-        abs(replay.transitionTime(at: clock) - expected) < 1e-12, "τ = \(clock): \(replay.transitionTime(at: clock)) vs \(expected)",
+        abs(replay.transitionTime(at: clock) - expected) < 1e-12,
+        "τ = \(clock): \(replay.transitionTime(at: clock)) vs \(expected)",
         sourceLocation: sourceLocation)
     }
     #expect(replay.transitionTime(at: endClock) == endTime, sourceLocation: sourceLocation)

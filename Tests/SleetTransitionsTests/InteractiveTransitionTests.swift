@@ -1,7 +1,7 @@
 import SleetMath
+import SleetShatter
 import Testing
 
-import SleetShatter
 @testable import SleetTransitions
 
 @Suite("Interactive transitions")

@@ -1,8 +1,7 @@
 import SleetMath
 import SleetShatter
-import Testing
-
 import SleetTransitions
+import Testing
 
 // The shatter styles through `Transition`: the layers must be exactly what
 // the shatter module's own `ShatterFrame` says, arranged as `docs/semantics.md`
@@ -205,19 +204,25 @@ struct ShatterStyleLayerTests {
     _ layers: [TransitionLayer], _ reference: [TransitionLayer], tolerance: Float, _ note: String,
     sourceLocation: SourceLocation = #_sourceLocation
   ) {
-    #expect(layers.count == reference.count, "\(note): \(layers.count) layers vs \(reference.count)", sourceLocation: sourceLocation)
+    #expect(
+      layers.count == reference.count, "\(note): \(layers.count) layers vs \(reference.count)",
+      sourceLocation: sourceLocation)
     guard layers.count == reference.count, let first = layers.first else { return }
     #expect(sameBits(first, reference[0]), "backdrop, \(note)", sourceLocation: sourceLocation)
     var byTexture: [[Float]: TransitionLayer] = [:]
     func key(_ l: TransitionLayer) -> [Float] {
       let q = l.textureCorners
-      return [q.topLeft.x, q.topLeft.y, q.topRight.x, q.topRight.y, q.bottomRight.x, q.bottomRight.y, q.bottomLeft.x, q.bottomLeft.y]
+      return [
+        q.topLeft.x, q.topLeft.y, q.topRight.x, q.topRight.y, q.bottomRight.x, q.bottomRight.y, q.bottomLeft.x,
+        q.bottomLeft.y,
+      ]
     }
     for l in reference.dropFirst() { byTexture[key(l)] = l }
     var worst: Float = 0
     for l in layers.dropFirst() {
       guard let r = byTexture[key(l)] else {
-        Issue.record("\(note): a piece with texture corners \(key(l)) is not in the reference", sourceLocation: sourceLocation)
+        Issue.record(
+          "\(note): a piece with texture corners \(key(l)) is not in the reference", sourceLocation: sourceLocation)
         continue
       }
       #expect(l.content == r.content && l.opacity == r.opacity, "\(note)", sourceLocation: sourceLocation)

@@ -1,8 +1,7 @@
 import SleetMath
 import SleetShatter
-import Testing
-
 import SleetTransitions
+import Testing
 
 // Every way `Transition` refuses its inputs: the error case, the `field` it
 // names and the whole message, for both the initialiser and
@@ -63,7 +62,8 @@ struct TransitionErrorTests {
       let accepted = takes[style]!
       for direction in TransitionDirection.allCases {
         if accepted.contains(direction) {
-          let t = try Transition(style: style, direction: direction, width: 390, height: 844, options: Self.needed(style))
+          let t = try Transition(
+            style: style, direction: direction, width: 390, height: 844, options: Self.needed(style))
           #expect(t.direction == direction)
         } else {
           let list = accepted.map(\.rawValue).joined(separator: " or ")
@@ -109,8 +109,11 @@ struct TransitionErrorTests {
         message: "height must be a finite number in (0, 100000] points, got \(text)")
     }
     // NaN is unequal to itself: checked by field and message.
-    Self.expectError(.slide, width: .nan, nil, field: "width", message: "width must be a finite number in (0, 100000] points, got nan")
-    Self.expectError(.zoom, height: .nan, nil, field: "height", message: "height must be a finite number in (0, 100000] points, got nan")
+    Self.expectError(
+      .slide, width: .nan, nil, field: "width", message: "width must be a finite number in (0, 100000] points, got nan")
+    Self.expectError(
+      .zoom, height: .nan, nil, field: "height",
+      message: "height must be a finite number in (0, 100000] points, got nan")
     // Width is checked first; sizes before anything else (here a wrong direction and a stray option).
     Self.expectError(
       .slide, .present, width: 0, height: -5, options: TransitionOptions(seed: 1),
@@ -147,40 +150,62 @@ struct TransitionErrorTests {
 
   @Test func rectsOutsideTheContainer() throws {
     Self.expectError(
-      .zoom, options: TransitionOptions(imageRect: Rect(x: 300, y: 0, width: 100, height: 100), targetRect: Self.targetRect),
-      .invalidRect(field: "imageRect", rect: Rect(x: 300, y: 0, width: 100, height: 100), reason: "is not inside the 390×844 container"),
+      .zoom,
+      options: TransitionOptions(imageRect: Rect(x: 300, y: 0, width: 100, height: 100), targetRect: Self.targetRect),
+      .invalidRect(
+        field: "imageRect", rect: Rect(x: 300, y: 0, width: 100, height: 100),
+        reason: "is not inside the 390×844 container"),
       field: "imageRect", message: "imageRect (300, 0, 100, 100) is not inside the 390×844 container")
     Self.expectError(
-      .zoom, .pop, options: TransitionOptions(imageRect: Self.imageRect, targetRect: Rect(x: 0, y: 800, width: 390, height: 50)),
-      .invalidRect(field: "targetRect", rect: Rect(x: 0, y: 800, width: 390, height: 50), reason: "is not inside the 390×844 container"),
+      .zoom, .pop,
+      options: TransitionOptions(imageRect: Self.imageRect, targetRect: Rect(x: 0, y: 800, width: 390, height: 50)),
+      .invalidRect(
+        field: "targetRect", rect: Rect(x: 0, y: 800, width: 390, height: 50),
+        reason: "is not inside the 390×844 container"),
       field: "targetRect", message: "targetRect (0, 800, 390, 50) is not inside the 390×844 container")
     Self.expectError(
       .circleReveal, options: TransitionOptions(button: Rect(x: -1, y: 10, width: 44, height: 44)),
-      .invalidRect(field: "button", rect: Rect(x: -1, y: 10, width: 44, height: 44), reason: "is not inside the 390×844 container"),
+      .invalidRect(
+        field: "button", rect: Rect(x: -1, y: 10, width: 44, height: 44), reason: "is not inside the 390×844 container"),
       field: "button", message: "button (-1, 10, 44, 44) is not inside the 390×844 container")
     // Fractions print as they are, whole numbers without ".0".
     Self.expectError(
       .circleReveal, width: 390.5, options: TransitionOptions(button: Rect(x: 0.5, y: 1.25, width: 400, height: 10)),
-      .invalidRect(field: "button", rect: Rect(x: 0.5, y: 1.25, width: 400, height: 10), reason: "is not inside the 390.5×844 container"),
+      .invalidRect(
+        field: "button", rect: Rect(x: 0.5, y: 1.25, width: 400, height: 10),
+        reason: "is not inside the 390.5×844 container"),
       field: "button", message: "button (0.5, 1.25, 400, 10) is not inside the 390.5×844 container")
     // imageRect is checked before targetRect.
     Self.expectError(
-      .zoom, options: TransitionOptions(imageRect: Rect(x: 0, y: 0, width: 391, height: 1), targetRect: Rect(x: 0, y: 0, width: 0, height: 0)),
-      .invalidRect(field: "imageRect", rect: Rect(x: 0, y: 0, width: 391, height: 1), reason: "is not inside the 390×844 container"),
+      .zoom,
+      options: TransitionOptions(
+        imageRect: Rect(x: 0, y: 0, width: 391, height: 1), targetRect: Rect(x: 0, y: 0, width: 0, height: 0)),
+      .invalidRect(
+        field: "imageRect", rect: Rect(x: 0, y: 0, width: 391, height: 1), reason: "is not inside the 390×844 container"
+      ),
       field: "imageRect", message: "imageRect (0, 0, 391, 1) is not inside the 390×844 container")
     // Edges may touch the container's.
-    _ = try Transition(style: .zoom, width: 390, height: 844, options: TransitionOptions(imageRect: Rect(x: 0, y: 0, width: 390, height: 844), targetRect: Self.targetRect))
-    _ = try Transition(style: .circleReveal, width: 390, height: 844, options: TransitionOptions(button: Rect(x: 346, y: 800, width: 44, height: 44)))
+    _ = try Transition(
+      style: .zoom, width: 390, height: 844,
+      options: TransitionOptions(imageRect: Rect(x: 0, y: 0, width: 390, height: 844), targetRect: Self.targetRect))
+    _ = try Transition(
+      style: .circleReveal, width: 390, height: 844,
+      options: TransitionOptions(button: Rect(x: 346, y: 800, width: 44, height: 44)))
   }
 
   @Test func emptyRects() {
     Self.expectError(
-      .zoom, options: TransitionOptions(imageRect: Rect(x: 10, y: 10, width: 0, height: 50), targetRect: Self.targetRect),
-      .invalidRect(field: "imageRect", rect: Rect(x: 10, y: 10, width: 0, height: 50), reason: "is empty: width and height must be positive"),
+      .zoom,
+      options: TransitionOptions(imageRect: Rect(x: 10, y: 10, width: 0, height: 50), targetRect: Self.targetRect),
+      .invalidRect(
+        field: "imageRect", rect: Rect(x: 10, y: 10, width: 0, height: 50),
+        reason: "is empty: width and height must be positive"),
       field: "imageRect", message: "imageRect (10, 10, 0, 50) is empty: width and height must be positive")
     Self.expectError(
       .circleReveal, .pop, options: TransitionOptions(button: Rect(x: 10, y: 10, width: 20, height: -4)),
-      .invalidRect(field: "button", rect: Rect(x: 10, y: 10, width: 20, height: -4), reason: "is empty: width and height must be positive"),
+      .invalidRect(
+        field: "button", rect: Rect(x: 10, y: 10, width: 20, height: -4),
+        reason: "is empty: width and height must be positive"),
       field: "button", message: "button (10, 10, 20, -4) is empty: width and height must be positive")
   }
 
@@ -189,12 +214,15 @@ struct TransitionErrorTests {
       .circleReveal, options: TransitionOptions(button: Rect(x: .nan, y: 0, width: 10, height: 10)), nil,
       field: "button", message: "button (nan, 0, 10, 10) is not finite")
     Self.expectError(
-      .zoom, options: TransitionOptions(imageRect: Self.imageRect, targetRect: Rect(x: 0, y: 0, width: .infinity, height: 10)),
+      .zoom,
+      options: TransitionOptions(imageRect: Self.imageRect, targetRect: Rect(x: 0, y: 0, width: .infinity, height: 10)),
       .invalidRect(field: "targetRect", rect: Rect(x: 0, y: 0, width: .infinity, height: 10), reason: "is not finite"),
       field: "targetRect", message: "targetRect (0, 0, inf, 10) is not finite")
     // Not finite is reported before empty and outside.
     Self.expectError(
-      .zoom, options: TransitionOptions(imageRect: Rect(x: -5, y: 0, width: 0, height: -.infinity), targetRect: Self.targetRect),
+      .zoom,
+      options: TransitionOptions(
+        imageRect: Rect(x: -5, y: 0, width: 0, height: -.infinity), targetRect: Self.targetRect),
       .invalidRect(field: "imageRect", rect: Rect(x: -5, y: 0, width: 0, height: -.infinity), reason: "is not finite"),
       field: "imageRect", message: "imageRect (-5, 0, 0, -inf) is not finite")
   }
@@ -204,7 +232,8 @@ struct TransitionErrorTests {
       .zoom, options: TransitionOptions(imageRect: Self.imageRect), .missingOption(style: .zoom, field: "targetRect"),
       field: "targetRect", message: "zoom needs targetRect")
     Self.expectError(
-      .zoom, .pop, options: TransitionOptions(targetRect: Self.targetRect), .missingOption(style: .zoom, field: "imageRect"),
+      .zoom, .pop, options: TransitionOptions(targetRect: Self.targetRect),
+      .missingOption(style: .zoom, field: "imageRect"),
       field: "imageRect", message: "zoom needs imageRect")
     Self.expectError(
       .zoom, options: TransitionOptions(), .missingOption(style: .zoom, field: "imageRect"),
@@ -255,7 +284,8 @@ struct TransitionErrorTests {
     // round(390/1000) = 0: no tile.
     Self.expectError(
       .checkerboard, .pop, options: TransitionOptions(divisor: 1000),
-      .invalidShatter(.invalidDivisor(1000, reason: "gives a tile side round(390.0/1000) below 1 pt")), field: "divisor",
+      .invalidShatter(.invalidDivisor(1000, reason: "gives a tile side round(390.0/1000) below 1 pt")),
+      field: "divisor",
       message: "divisor 1000 gives a tile side round(390.0/1000) below 1 pt")
     // 390/500 = 0.78 pt pieces.
     Self.expectError(

@@ -1,7 +1,6 @@
 import SleetMath
-import Testing
-
 import SleetTransitions
+import Testing
 
 // Helpers for the tests that work their expected numbers out from
 // `transitions.md` rather than from the engine: nothing here calls

@@ -1,7 +1,6 @@
 import SleetMath
-import Testing
-
 import SleetTransitions
+import Testing
 
 // The reference articles' view transitions (seeds 000–004), checked against
 // numbers worked out from `/work/shared/spec/transitions.md` by hand: every
@@ -43,7 +42,9 @@ struct ViewStyleTests {
         let t = try Self.make(style, direction, Container.all[0])
         #expect(t.duration == d, "\(style)")
         #expect(t.endTime == d, "\(style)")
-        for (time, complete) in [(-0.1, false), (0, false), (d / 2, false), (d.nextDown, false), (d, true), (d + 1, true)] {
+        for (time, complete) in [
+          (-0.1, false), (0, false), (d / 2, false), (d.nextDown, false), (d, true), (d + 1, true),
+        ] {
           #expect(t.frame(at: time).isComplete == complete, "\(style) \(direction) t = \(time)")
           #expect(t.frame(at: time).time == time)
         }
@@ -66,7 +67,9 @@ struct ViewStyleTests {
       expectFlat(layers[0], .fromScreen, frame: c.rect, opacity: 1, note)
       expectFlat(layers[1], .color(.black), frame: c.rect, opacity: 0.3 * f, note)
       // to.x: W → 0.
-      expectFlat(layers[2], .toScreen, frame: Rect(x: c.width * (1 - f), y: 0, width: c.width, height: c.height), opacity: 1, note)
+      expectFlat(
+        layers[2], .toScreen, frame: Rect(x: c.width * (1 - f), y: 0, width: c.width, height: c.height), opacity: 1,
+        note)
     }
     // Spot values for 390 wide, worked out on paper.
     if c.width == 390 {
@@ -90,7 +93,8 @@ struct ViewStyleTests {
       expectFlat(layers[0], .toScreen, frame: c.rect, opacity: 1, note)
       expectFlat(layers[1], .color(.black), frame: c.rect, opacity: 0.3 * (1 - f), note)
       // from.x: 0 → W.
-      expectFlat(layers[2], .fromScreen, frame: Rect(x: c.width * f, y: 0, width: c.width, height: c.height), opacity: 1, note)
+      expectFlat(
+        layers[2], .fromScreen, frame: Rect(x: c.width * f, y: 0, width: c.width, height: c.height), opacity: 1, note)
     }
     if c.width == 390 {
       #expect(close(t.frame(at: 0.175).layers[2].corners.topLeft.x, 195))
@@ -201,10 +205,14 @@ struct ViewStyleTests {
     }
     if c.width == 390 {
       // t = 0: to is 1 × 562.667 at x = 194.5, y = 140.667; dim 234 × 506.4 at (78, 168.8).
-      expectFlat(t.frame(at: 0).layers[2], .toScreen, frame: Rect(x: 194.5, y: 844.0 / 6, width: 1, height: 1688.0 / 3), opacity: 1)
-      expectFlat(t.frame(at: 0).layers[1], .color(.black), frame: Rect(x: 78, y: 168.8, width: 234, height: 506.4), opacity: 0.3)
+      expectFlat(
+        t.frame(at: 0).layers[2], .toScreen, frame: Rect(x: 194.5, y: 844.0 / 6, width: 1, height: 1688.0 / 3),
+        opacity: 1)
+      expectFlat(
+        t.frame(at: 0).layers[1], .color(.black), frame: Rect(x: 78, y: 168.8, width: 234, height: 506.4), opacity: 0.3)
       // t = D: to is 234 × 422 at (78, 211).
-      expectFlat(t.frame(at: 0.45).layers[2], .toScreen, frame: Rect(x: 78, y: 211, width: 234, height: 422), opacity: 1)
+      expectFlat(
+        t.frame(at: 0.45).layers[2], .toScreen, frame: Rect(x: 78, y: 211, width: 234, height: 422), opacity: 1)
       // t = D/2: to is 117.5 × 492.333 at (136.25, 175.833).
       expectFlat(
         t.frame(at: 0.225).layers[2], .toScreen,
@@ -233,8 +241,11 @@ struct ViewStyleTests {
     #expect(t.frame(at: (0.45).nextDown).layers.count == 3)
     if c.width == 390 {
       expectFlat(t.frame(at: 0).layers[2], .fromScreen, frame: Rect(x: 78, y: 211, width: 234, height: 422), opacity: 1)
-      expectFlat(t.frame(at: 0.45).layers[1], .fromScreen, frame: Rect(x: 194.5, y: 211, width: 1, height: 422), opacity: 1)
-      expectFlat(t.frame(at: 0.225).layers[2], .fromScreen, frame: Rect(x: 136.25, y: 211, width: 117.5, height: 422), opacity: 1)
+      expectFlat(
+        t.frame(at: 0.45).layers[1], .fromScreen, frame: Rect(x: 194.5, y: 211, width: 1, height: 422), opacity: 1)
+      expectFlat(
+        t.frame(at: 0.225).layers[2], .fromScreen, frame: Rect(x: 136.25, y: 211, width: 117.5, height: 422), opacity: 1
+      )
     }
   }
 
@@ -259,22 +270,36 @@ struct ViewStyleTests {
       // c = (38, 72); left, top: (38 − 390, 72 − 814).
       Button(container: phone, frame: Rect(x: 16, y: 50, width: 44, height: 44), v: (-352, -742), quadrant: "top left"),
       // c = (345, 55); right, top: (345 − 0, 55 − 814).
-      Button(container: phone, frame: Rect(x: 320, y: 40, width: 50, height: 30), v: (345, -759), quadrant: "top right"),
+      Button(
+        container: phone, frame: Rect(x: 320, y: 40, width: 50, height: 30), v: (345, -759), quadrant: "top right"),
       // c = (50, 780); left, bottom: (50 − 390, 780 − 0).
-      Button(container: phone, frame: Rect(x: 20, y: 760, width: 60, height: 40), v: (-340, 780), quadrant: "bottom left"),
+      Button(
+        container: phone, frame: Rect(x: 20, y: 760, width: 60, height: 40), v: (-340, 780), quadrant: "bottom left"),
       // c = (335, 725); right, bottom: (335, 725).
-      Button(container: phone, frame: Rect(x: 300, y: 700, width: 70, height: 50), v: (335, 725), quadrant: "bottom right"),
+      Button(
+        container: phone, frame: Rect(x: 300, y: 700, width: 70, height: 50), v: (335, 725), quadrant: "bottom right"),
       // The rule reads the origin, not the centre: B.x = 180 < 195 although
       // c.x = 200 > 195, so "left": (200 − 390, 120 − 814).
-      Button(container: phone, frame: Rect(x: 180, y: 100, width: 40, height: 40), v: (-190, -694), quadrant: "origin left of centre, centre right"),
+      Button(
+        container: phone, frame: Rect(x: 180, y: 100, width: 40, height: 40), v: (-190, -694),
+        quadrant: "origin left of centre, centre right"),
       // On the centre lines: 195 > 195 and 422 < 422 are false: left, bottom.
       // c = (205, 432): (205 − 390, 432).
-      Button(container: phone, frame: Rect(x: 195, y: 422, width: 20, height: 20), v: (-185, 432), quadrant: "on both centre lines"),
+      Button(
+        container: phone, frame: Rect(x: 195, y: 422, width: 20, height: 20), v: (-185, 432),
+        quadrant: "on both centre lines"),
       // 1024 × 768: W/2 = 512, H/2 = 384, H − 30 = 738.
-      Button(container: tablet, frame: Rect(x: 10, y: 10, width: 40, height: 40), v: (30 - 1024, 30 - 738), quadrant: "top left"),
-      Button(container: tablet, frame: Rect(x: 900, y: 20, width: 100, height: 40), v: (950, 40 - 738), quadrant: "top right"),
-      Button(container: tablet, frame: Rect(x: 40, y: 600, width: 80, height: 80), v: (80 - 1024, 640), quadrant: "bottom left"),
-      Button(container: tablet, frame: Rect(x: 800, y: 700, width: 60, height: 60), v: (830, 730), quadrant: "bottom right"),
+      Button(
+        container: tablet, frame: Rect(x: 10, y: 10, width: 40, height: 40), v: (30 - 1024, 30 - 738),
+        quadrant: "top left"),
+      Button(
+        container: tablet, frame: Rect(x: 900, y: 20, width: 100, height: 40), v: (950, 40 - 738), quadrant: "top right"
+      ),
+      Button(
+        container: tablet, frame: Rect(x: 40, y: 600, width: 80, height: 80), v: (80 - 1024, 640),
+        quadrant: "bottom left"),
+      Button(
+        container: tablet, frame: Rect(x: 800, y: 700, width: 60, height: 60), v: (830, 730), quadrant: "bottom right"),
     ]
   }()
 
@@ -291,11 +316,13 @@ struct ViewStyleTests {
   @Test func circleRevealRadiusSpotValues() throws {
     // |(−352, −742)|² = 123 904 + 550 564 = 674 468; √ = 821.2600…
     let t = try Transition(
-      style: .circleReveal, width: 390, height: 844, options: TransitionOptions(button: Rect(x: 16, y: 50, width: 44, height: 44)))
+      style: .circleReveal, width: 390, height: 844,
+      options: TransitionOptions(button: Rect(x: 16, y: 50, width: 44, height: 44)))
     #expect(abs(t.circleRevealRadius! - 821.26000) < 1e-5)
     // |(335, 725)|² = 112 225 + 525 625 = 637 850; √ = 798.6551…
     let u = try Transition(
-      style: .circleReveal, width: 390, height: 844, options: TransitionOptions(button: Rect(x: 300, y: 700, width: 70, height: 50)))
+      style: .circleReveal, width: 390, height: 844,
+      options: TransitionOptions(button: Rect(x: 300, y: 700, width: 70, height: 50)))
     #expect(abs(u.circleRevealRadius! - 798.65512) < 1e-5)
     // Other styles have no radius.
     #expect(try Transition(style: .slide, width: 390, height: 844).circleRevealRadius == nil)
@@ -307,11 +334,15 @@ struct ViewStyleTests {
     let (bx, by, bw, bh) = (b.frame.x, b.frame.y, b.frame.width, b.frame.height)
     // The rect grows from B to B inset by (−r, −r): at fraction f it is
     // (B.x − r·f, B.y − r·f, B.w + 2r·f, B.h + 2r·f).
-    func grown(_ f: Double) -> Rect { Rect(x: bx - r * f, y: by - r * f, width: bw + 2 * r * f, height: bh + 2 * r * f) }
+    func grown(_ f: Double) -> Rect {
+      Rect(x: bx - r * f, y: by - r * f, width: bw + 2 * r * f, height: bh + 2 * r * f)
+    }
     let push = try Transition(
-      style: .circleReveal, direction: .push, width: c.width, height: c.height, options: TransitionOptions(button: b.frame))
+      style: .circleReveal, direction: .push, width: c.width, height: c.height,
+      options: TransitionOptions(button: b.frame))
     let pop = try Transition(
-      style: .circleReveal, direction: .pop, width: c.width, height: c.height, options: TransitionOptions(button: b.frame))
+      style: .circleReveal, direction: .pop, width: c.width, height: c.height,
+      options: TransitionOptions(button: b.frame))
     for (time, f) in keyTimes(duration: 0.5) {
       let note = "t = \(time)"
       let a = push.frame(at: time).layers
@@ -392,7 +423,8 @@ struct ViewStyleTests {
     let expected = handLayerTransform(t, c)
     for (i, (got, want)) in zip(layer.transform.entries, expected).enumerated() {
       #expect(
-        abs(Double(got) - want) <= 1e-4 + 1e-5 * abs(want), "m\(i / 4 + 1)\(i % 4 + 1) = \(got), expected \(want) — \(note)",
+        abs(Double(got) - want) <= 1e-4 + 1e-5 * abs(want),
+        "m\(i / 4 + 1)\(i % 4 + 1) = \(got), expected \(want) — \(note)",
         sourceLocation: sourceLocation)
     }
     let (corners, depth) = handCorners(t, c)
@@ -401,8 +433,12 @@ struct ViewStyleTests {
         close(got.x, want.x) && close(got.y, want.y), "corner \(i) = \(got), expected \(want) — \(note)",
         sourceLocation: sourceLocation)
     }
-    #expect(close(layer.depth, depth, 1e-3), "depth \(layer.depth), expected \(depth) — \(note)", sourceLocation: sourceLocation)
-    #expect(close(layer.opacity, opacity, 3e-6), "opacity \(layer.opacity), expected \(opacity) — \(note)", sourceLocation: sourceLocation)
+    #expect(
+      close(layer.depth, depth, 1e-3), "depth \(layer.depth), expected \(depth) — \(note)",
+      sourceLocation: sourceLocation)
+    #expect(
+      close(layer.opacity, opacity, 3e-6), "opacity \(layer.opacity), expected \(opacity) — \(note)",
+      sourceLocation: sourceLocation)
     #expect(layer.mask == nil && layer.textureCorners == .unit, "\(note)", sourceLocation: sourceLocation)
   }
 
@@ -501,15 +537,29 @@ struct ViewStyleTests {
     let phone = try Transition(style: .tilt3D, direction: .present, width: 390, height: 844)
     let tablet = try Transition(style: .tilt3D, direction: .present, width: 1024, height: 768)
     let cases: [(Transition, Double, [SIMD2<Double>], Double)] = [
-      (phone, 0.3, [SIMD2(29.798429, 76.668821), SIMD2(360.201571, 76.668821), SIMD2(405.836573, 862.724878), SIMD2(-15.836573, 862.724878)], 422 * 0.25881904510252074),
+      (
+        phone, 0.3,
+        [
+          SIMD2(29.798429, 76.668821), SIMD2(360.201571, 76.668821), SIMD2(405.836573, 862.724878),
+          SIMD2(-15.836573, 862.724878),
+        ], 422 * 0.25881904510252074
+      ),
       (phone, 0.6, [SIMD2(39, 16.88), SIMD2(351, 16.88), SIMD2(351, 692.08), SIMD2(39, 692.08)], 0),
-      (tablet, 0.3, [SIMD2(73.971275, 66.672557), SIMD2(950.028725, 66.672557), SIMD2(1058.780697, 780.112197), SIMD2(-34.780697, 780.112197)], 384 * 0.25881904510252074),
+      (
+        tablet, 0.3,
+        [
+          SIMD2(73.971275, 66.672557), SIMD2(950.028725, 66.672557), SIMD2(1058.780697, 780.112197),
+          SIMD2(-34.780697, 780.112197),
+        ], 384 * 0.25881904510252074
+      ),
       (tablet, 0.6, [SIMD2(102.4, 15.36), SIMD2(921.6, 15.36), SIMD2(921.6, 629.76), SIMD2(102.4, 629.76)], 0),
     ]
     for (t, time, corners, depth) in cases {
       let layer = t.frame(at: time).layers[0]
       for (i, (got, want)) in zip(Self.cornerArray(layer.corners), corners).enumerated() {
-        #expect(close(got.x, want.x) && close(got.y, want.y), "\(t.width)×\(t.height) t = \(time) corner \(i): \(got) vs \(want)")
+        #expect(
+          close(got.x, want.x) && close(got.y, want.y),
+          "\(t.width)×\(t.height) t = \(time) corner \(i): \(got) vs \(want)")
       }
       // Depth: the bottom edge's z = (H/2)·s under t1, 0 under t2.
       #expect(close(layer.depth, depth, 1e-3), "depth \(layer.depth) vs \(depth)")
@@ -537,12 +587,30 @@ struct ViewStyleTests {
     let phone = Container.all[0], tablet = Container.all[1]
     // identity → t1 at ½ (present 0.15) equals t1 → identity at ½ (dismiss 0.45), and
     // t1 → t2 at ½ (present 0.45) equals t2 → t1 at ½ (dismiss 0.15).
-    let phoneA = [SIMD2(10.658927, 26.134425), SIMD2(379.341073, 26.134425), SIMD2(391.283639, 843.511790), SIMD2(-1.283639, 843.511790)]
-    let phoneB = [SIMD2(33.473406, 43.098251), SIMD2(356.526594, 43.098251), SIMD2(375.809570, 774.584623), SIMD2(14.190430, 774.584623)]
-    let phoneQ = [SIMD2(1.672483, 3.696636), SIMD2(388.327517, 3.696636), SIMD2(389.155595, 842.095080), SIMD2(0.844405, 842.095080)]
-    let tabletA = [SIMD2(26.656969, 22.791595), SIMD2(997.343031, 22.791595), SIMD2(1025.871481, 766.440225), SIMD2(-1.871481, 766.440225)]
-    let tabletB = [SIMD2(85.842875, 37.553840), SIMD2(938.157125, 37.553840), SIMD2(984.202976, 703.120056), SIMD2(39.797024, 703.120056)]
-    let tabletQ = [SIMD2(4.293847, 3.290657), SIMD2(1019.706153, 3.290657), SIMD2(1021.684603, 766.192907), SIMD2(2.315397, 766.192907)]
+    let phoneA = [
+      SIMD2(10.658927, 26.134425), SIMD2(379.341073, 26.134425), SIMD2(391.283639, 843.511790),
+      SIMD2(-1.283639, 843.511790),
+    ]
+    let phoneB = [
+      SIMD2(33.473406, 43.098251), SIMD2(356.526594, 43.098251), SIMD2(375.809570, 774.584623),
+      SIMD2(14.190430, 774.584623),
+    ]
+    let phoneQ = [
+      SIMD2(1.672483, 3.696636), SIMD2(388.327517, 3.696636), SIMD2(389.155595, 842.095080),
+      SIMD2(0.844405, 842.095080),
+    ]
+    let tabletA = [
+      SIMD2(26.656969, 22.791595), SIMD2(997.343031, 22.791595), SIMD2(1025.871481, 766.440225),
+      SIMD2(-1.871481, 766.440225),
+    ]
+    let tabletB = [
+      SIMD2(85.842875, 37.553840), SIMD2(938.157125, 37.553840), SIMD2(984.202976, 703.120056),
+      SIMD2(39.797024, 703.120056),
+    ]
+    let tabletQ = [
+      SIMD2(4.293847, 3.290657), SIMD2(1019.706153, 3.290657), SIMD2(1021.684603, 766.192907),
+      SIMD2(2.315397, 766.192907),
+    ]
     return [
       MidPhase(container: phone, direction: .present, time: 0.15, corners: phoneA),
       MidPhase(container: phone, direction: .present, time: 0.45, corners: phoneB),

@@ -1,19 +1,23 @@
 import SleetKit
 
-/// `sleet demo`: every preset and every shatter style, rendered into a folder
-/// with an HTML page that shows them.
+/// `sleet demo`: every preset and every transition style (timed and
+/// interactive), rendered into a folder with an HTML page that shows them.
 struct DemoCommand: SleetCommand {
   static let path = ["demo"]
-  static let summary = "render every preset and shatter style to APNG + contact sheet, with an index.html"
+  static let summary = "render every preset and transition style to APNG + contact sheet, with an index.html"
   static let help = """
     usage: sleet demo [--out DIR] [--scale PX_PER_PT] [--fps F] [--only NAME,...]
 
-    Renders every built-in preset and the three shatter styles (checkerboard,
-    explode, glassBreak) between two generated pictures on a 390×844 pt
-    (iPhone-sized) layer, and writes into DIR:
+    Renders every built-in preset and every transition style (slide, fade,
+    zoom, window, circleReveal, tilt3D, checkerboard, explode, glassBreak)
+    between two generated pictures on a 390×844 pt (iPhone-sized) layer, and
+    writes into DIR:
       NAME.apng         the animation (loops forever)
       NAME-sheet.png    a contact sheet: 8 frames with their times
       index.html        a page showing all of them
+    Each transition style is shown twice: timed (NAME), and driven by two
+    recorded edge pans (NAME-interactive): the first released at 40 % while
+    moving back (it cancels), the second released at 70 % (it finishes).
     Each preset starts at a time where it is in full swing (snow, for
     example, needs about 45 s to fill the screen; seeking there costs only
     the particles alive then). Prints what it wrote and how long it took.
@@ -23,7 +27,7 @@ struct DemoCommand: SleetCommand {
                            parent exists)
       --scale PX_PER_PT    pixels per point (default 0.5: 195×422 px frames)
       --fps F              frames per second, 1…240 (default 20)
-      --only NAME,...      render only these presets / shatter styles
+      --only NAME,...      render only these presets / transition styles
     """
 
   /// Where each built-in preset is worth watching: the first frame's time and
@@ -52,13 +56,13 @@ struct DemoCommand: SleetCommand {
     let scale = try RenderOptions.scale(&arguments, default: 0.5)
     let fps = try RenderOptions.fps(&arguments, default: 20)
     let presets = Effect.presetNames
-    let styles = ShatterStyle.allCases.map(\.rawValue)
+    let styles = TransitionStyle.allCases.map(\.rawValue)
     var only: Set<String>?
     if let list = try arguments.option("only") {
       let names = list.split(separator: ",").map(String.init)
       for name in names where !presets.contains(name) && !styles.contains(name) {
         throw .usage(
-          "--only: no preset or shatter style named '\(name)' (\((presets + styles).joined(separator: ", ")))")
+          "--only: no preset or transition style named '\(name)' (\((presets + styles).joined(separator: ", ")))")
       }
       only = Set(names)
     }
@@ -80,26 +84,48 @@ struct DemoCommand: SleetCommand {
     }
     let first = DemoPicture.first.image(width: canvas.pixelWidth, height: canvas.pixelHeight)
     let second = DemoPicture.second.image(width: canvas.pixelWidth, height: canvas.pixelHeight)
-    for style in ShatterStyle.allCases where only?.contains(style.rawValue) ?? true {
-      let effectClock = Stopwatch()
-      // The container is the image in points (at most a pixel larger than
-      // 390×844 pt), so pictures and pieces share one pixel grid.
-      let scene = ShatterScene(
-        transition: ShatterTransition(
-          style: style, width: Double(canvas.pixelWidth) / scale, height: Double(canvas.pixelHeight) / scale, seed: 1),
-        from: first, to: second, pixelsPerPoint: scale)
+    // The container is the image in points (at most a pixel larger than
+    // 390×844 pt), so pictures and layers share one pixel grid.
+    let width = Double(canvas.pixelWidth) / scale, height = Double(canvas.pixelHeight) / scale
+    for style in TransitionStyle.allCases where only?.contains(style.rawValue) ?? true {
+      let transition: Transition
+      do throws(TransitionError) {
+        transition = try Transition(
+          style: style, width: width, height: height, options: demoOptions(style, width: width))
+      } catch {
+        throw .failure("demo: \(style.rawValue): \(error.description)")
+      }
+      let image =
+        style == .zoom ? TransitionScene.crop(first, to: transition.options.imageRect!, pixelsPerPoint: scale) : nil
+      let scene = TransitionScene(transition: transition, from: first, to: second, image: image, pixelsPerPoint: scale)
+
+      var effectClock = Stopwatch()
       let times = scene.times(fps: fps, hold: 0.5)
-      let frames = scene.render(times: times)
       try write(
-        style.rawValue, frames: frames, times: times, fps: fps, into: folder, output: output, clock: effectClock)
-      let caption =
-        switch style {
-        case .checkerboard:
-          "Apple's checkerboard view-controller transition (push): tiles flip diagonally across the screen"
-        case .explode: "Explode: the picture breaks into squares that fly apart and fade, uncovering the next one"
-        case .glassBreak: "Glass break: the picture shatters into irregular shards that fall away"
+        style.rawValue, frames: scene.render(times: times), times: times, fps: fps, into: folder, output: output,
+        clock: effectClock)
+      entries.append(Entry(name: style.rawValue, caption: caption(style, transition: transition)))
+
+      effectClock = Stopwatch()
+      var clocks: [Double] = []
+      var transitionTimes: [Double] = []
+      for (k, gesture) in demoGestures(width: width).enumerated() {
+        let replay = GestureReplay(gesture, extent: width, interaction: InteractiveTransition(transition))
+        let offset = (clocks.last ?? -1 / Double(fps)) + 1 / Double(fps)
+        for c in replay.clocks(fps: fps, hold: k == 0 ? 0.3 : 0.5) {
+          clocks.append(offset + c - gesture.startTime)
+          transitionTimes.append(replay.transitionTime(at: c))
         }
-      entries.append(Entry(name: style.rawValue, caption: caption))
+      }
+      try write(
+        style.rawValue + "-interactive", frames: scene.render(times: transitionTimes), times: clocks, fps: fps,
+        into: folder, output: output, clock: effectClock)
+      entries.append(
+        Entry(
+          name: style.rawValue + "-interactive",
+          caption:
+            "\(style.rawValue), interactive (\(style.finishRule == .pastHalf ? "finishes when p > 0.5" : "finishes when p > 0.5 or the finger moves forward")): an edge pan released at 40 % while moving back cancels; one released at 70 % finishes"
+        ))
     }
     let index = folder + "/index.html"
     do throws(FileOutputError) {
@@ -111,6 +137,50 @@ struct DemoCommand: SleetCommand {
     output.print(
       "demo: \(entries.count) effects, \(canvas.pixelWidth)×\(canvas.pixelHeight) px at \(fps) fps, in \(clock.elapsedText)"
     )
+  }
+
+  /// The inputs the styles that need them get in the demo (container W wide).
+  static func demoOptions(_ style: TransitionStyle, width: Double) -> TransitionOptions {
+    switch style {
+    case .zoom:
+      TransitionOptions(
+        imageRect: Rect(x: 24, y: 160, width: 160, height: 160),
+        targetRect: Rect(x: 0, y: 88, width: width, height: width))
+    case .circleReveal: TransitionOptions(button: Rect(x: width - 64, y: 56, width: 44, height: 44))
+    case .explode, .glassBreak: TransitionOptions(seed: 1)
+    default: TransitionOptions()
+    }
+  }
+
+  /// Two edge pans across a container `width` points wide: one dragged to
+  /// 45 % and moved back to 40 % before lifting (velocity < 0: cancels under
+  /// every rule), one dragged to 70 % (finishes).
+  static func demoGestures(width: Double) -> [PanGesture] {
+    func ramp(to end: Double, back: Double?) -> PanGesture {
+      var samples = (0...10).map { k in
+        PanGesture.Sample(time: 0.05 * Double(k), translationX: end * width * Double(k) / 10)
+      }
+      if let back { samples.append(PanGesture.Sample(time: 0.6, translationX: back * width)) }
+      return try! PanGesture(samples: samples)  // times increase and are finite by construction
+    }
+    return [ramp(to: 0.45, back: 0.4), ramp(to: 0.7, back: nil)]
+  }
+
+  /// The caption of a timed transition.
+  static func caption(_ style: TransitionStyle, transition: Transition) -> String {
+    let what =
+      switch style {
+      case .slide: "Slide (seed 000): the new screen slides in from the right over a dimming layer"
+      case .fade: "Fade (seed 001): the new screen fades in"
+      case .zoom: "Zoom (seed 002a): the image flies from its cell to the detail screen while it fades in"
+      case .window: "Window (seed 002b): a small centred window grows out of a sliver over a dimming layer"
+      case .circleReveal: "Circle reveal (seed 003): the new screen is uncovered by a circle growing from the button"
+      case .tilt3D: "3D tilt (seed 004): the screen tilts back 15° and shrinks while a 280 pt sheet slides up"
+      case .checkerboard: "Apple's checkerboard (push): tiles flip diagonally across the screen"
+      case .explode: "Explode: the picture breaks into squares that fly apart and fade, uncovering the next one"
+      case .glassBreak: "Glass break: the picture shatters into irregular shards that fall away"
+      }
+    return "\(what) (\(transition.direction.rawValue), \(transition.duration) s)"
   }
 
   /// Writes `NAME.apng` and `NAME-sheet.png` and reports them.

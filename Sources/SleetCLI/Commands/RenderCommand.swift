@@ -441,41 +441,6 @@ struct ParticleScene: Sendable {
   }
 }
 
-/// A shatter transition between two snapshots, to draw at chosen times.
-struct ShatterScene: Sendable {
-  var transition: ShatterTransition
-  var from: RGBAImage
-  var to: RGBAImage
-  var pixelsPerPoint: Double
-
-  /// The frames at `times`, rendered in parallel (one frame buffer per worker).
-  func render(times: [Double]) -> [RGBAImage] {
-    let results = ParallelSlots<RGBAImage>(count: times.count)
-    let (transition, from, to) = (transition, from, to)
-    let scale = Float(pixelsPerPoint)
-    let width = from.width, height = from.height
-    FrameParallelism.forEachRun(count: times.count) { range, options in
-      let renderer = Renderer(pixelsPerPoint: scale, options: options)
-      var frame = transition.makeFrame()
-      for i in range {
-        transition.evaluate(at: times[i], into: &frame)
-        var image = RGBAImage(width: width, height: height)
-        renderer.render(frame, from: from, to: to, into: &image)
-        results.set(i, image)
-      }
-    }
-    return results.values
-  }
-
-  /// Frame times from 0 through the end of the transition at `fps`, plus
-  /// `hold` seconds showing the final state.
-  func times(fps: Int, hold: Double = 0) -> [Double] {
-    let end = transition.endTime + hold
-    let count = Int((end * Double(fps)).rounded(.up)) + 1
-    return (0..<count).map { Swift.min(end, Double($0) / Double(fps)) }
-  }
-}
-
 /// Wall-clock time since creation.
 struct Stopwatch {
   let start = ContinuousClock.now

@@ -27,12 +27,17 @@ extension Transition {
     let dim = ColorRGBA.black
     if direction == .push {
       layers.append(_LayerGeometry.flat(.fromScreen, frame: container))
-      layers.append(_LayerGeometry.flat(.color(dim), frame: container, opacity: _Animation.mix(0, Transition.dimmingOpacity, f)))
-      layers.append(_LayerGeometry.flat(.toScreen, frame: Rect(x: _Animation.mix(width, 0, f), y: 0, width: width, height: height)))
+      layers.append(
+        _LayerGeometry.flat(.color(dim), frame: container, opacity: _Animation.mix(0, Transition.dimmingOpacity, f)))
+      layers.append(
+        _LayerGeometry.flat(.toScreen, frame: Rect(x: _Animation.mix(width, 0, f), y: 0, width: width, height: height)))
     } else {
       layers.append(_LayerGeometry.flat(.toScreen, frame: container))
-      layers.append(_LayerGeometry.flat(.color(dim), frame: container, opacity: _Animation.mix(Transition.dimmingOpacity, 0, f)))
-      layers.append(_LayerGeometry.flat(.fromScreen, frame: Rect(x: _Animation.mix(0, width, f), y: 0, width: width, height: height)))
+      layers.append(
+        _LayerGeometry.flat(.color(dim), frame: container, opacity: _Animation.mix(Transition.dimmingOpacity, 0, f)))
+      layers.append(
+        _LayerGeometry.flat(
+          .fromScreen, frame: Rect(x: _Animation.mix(0, width, f), y: 0, width: width, height: height)))
     }
   }
 
@@ -65,7 +70,8 @@ extension Transition {
       layers.append(_LayerGeometry.flat(.color(.white), frame: target))
     }
     layers.append(_LayerGeometry.flat(.toScreen, frame: container, opacity: f))
-    let flight = direction == .push ? origin.interpolated(to: target, fraction: f) : target.interpolated(to: origin, fraction: f)
+    let flight =
+      direction == .push ? origin.interpolated(to: target, fraction: f) : target.interpolated(to: origin, fraction: f)
     layers.append(_LayerGeometry.flat(.image, frame: flight))
   }
 
@@ -156,7 +162,8 @@ extension Transition {
     let center = SIMD2(width / 2, height / 2)
     let sheet = Transition.sheetHeight
     if direction == .present {
-      let transform = time <= Transition.tiltPhase
+      let transform =
+        time <= Transition.tiltPhase
         ? Transform3D.identity.interpolated(to: t1, fraction: f1) : t1.interpolated(to: t2, fraction: f2)
       layers.append(
         _LayerGeometry.transformed(
@@ -165,7 +172,8 @@ extension Transition {
         _LayerGeometry.flat(
           .toScreen, frame: Rect(x: 0, y: _Animation.mix(height, height - sheet, f2), width: width, height: sheet)))
     } else {
-      let transform = time <= Transition.tiltPhase
+      let transform =
+        time <= Transition.tiltPhase
         ? t2.interpolated(to: t1, fraction: f1) : t1.interpolated(to: .identity, fraction: f2)
       layers.append(
         _LayerGeometry.transformed(

@@ -1,0 +1,390 @@
+import SleetKit
+
+/// Option parsing shared by `sleet transition frame`, `sleet transition render`,
+/// the `sleet shatter render` alias and `sleet demo`.
+enum TransitionCommandOptions {
+  /// `--style NAME` (required).
+  static func style(_ arguments: inout Arguments) throws(CommandError) -> TransitionStyle {
+    let names = TransitionStyle.allCases.map(\.rawValue).joined(separator: ", ")
+    guard let style = try arguments.option("style", as: names, { TransitionStyle(rawValue: $0) }) else {
+      throw .usage("--style is required: one of \(names)")
+    }
+    return style
+  }
+
+  /// `--direction D` (default: the style's first direction).
+  static func direction(_ arguments: inout Arguments) throws(CommandError) -> TransitionDirection? {
+    try arguments.option(
+      "direction", as: TransitionDirection.allCases.map(\.rawValue).joined(separator: ", ")
+    ) { TransitionDirection(rawValue: $0) }
+  }
+
+  /// `--image-rect`, `--target-rect`, `--button` (each `x,y,w,h`), `--divisor`
+  /// and `--seed`; a flag the style does not use is refused by
+  /// ``transition(style:direction:width:height:options:sizeFlag:)``.
+  static func options(_ arguments: inout Arguments) throws(CommandError) -> TransitionOptions {
+    var options = TransitionOptions()
+    options.imageRect = try rect(&arguments, "image-rect")
+    options.targetRect = try rect(&arguments, "target-rect")
+    options.button = try rect(&arguments, "button")
+    options.divisor = try arguments.int("divisor")
+    options.seed = try arguments.option("seed", as: "an unsigned 64-bit integer") { UInt64($0) }
+    return options
+  }
+
+  /// `--NAME x,y,w,h`: four finite numbers.
+  static func rect(_ arguments: inout Arguments, _ name: String) throws(CommandError) -> Rect? {
+    try arguments.option(name, as: "x,y,w,h (four finite numbers in points)") { raw in
+      let parts = raw.split(separator: ",", omittingEmptySubsequences: false).map { Double($0) }
+      guard parts.count == 4, parts.allSatisfy({ $0 != nil && $0!.isFinite }) else { return nil }
+      return Rect(x: parts[0]!, y: parts[1]!, width: parts[2]!, height: parts[3]!)
+    }
+  }
+
+  /// The flag that sets a ``TransitionError/field``.
+  static func flag(for field: String, sizeFlag: String) -> String {
+    switch field {
+    case "width", "height": sizeFlag
+    case "direction": "--direction"
+    case "imageRect": "--image-rect"
+    case "targetRect": "--target-rect"
+    case "button": "--button"
+    case "seed": "--seed"
+    default: "--divisor"
+    }
+  }
+
+  /// The transition, or a usage error that names the flag at fault
+  /// (`sizeFlag` for the container size: `--size`, or `--from` when the
+  /// pictures set it).
+  static func transition(
+    style: TransitionStyle, direction: TransitionDirection?, width: Double, height: Double,
+    options: TransitionOptions, sizeFlag: String
+  ) throws(CommandError) -> Transition {
+    do throws(TransitionError) {
+      return try Transition(style: style, direction: direction, width: width, height: height, options: options)
+    } catch {
+      throw .usage("\(flag(for: error.field, sizeFlag: sizeFlag)): \(error.description)")
+    }
+  }
+
+  /// `--time T` or `--progress P` (at most one): the transition time, or nil
+  /// when neither is given. T must be ≥ 0, P in [0, 1].
+  static func time(_ arguments: inout Arguments, duration: Double) throws(CommandError) -> Double? {
+    let time = try arguments.double("time")
+    let progress = try arguments.double("progress")
+    if time != nil && progress != nil { throw .usage("--time and --progress: give one, not both") }
+    if let time {
+      guard time >= 0 else { throw .usage("--time: expected seconds ≥ 0, got \(time)") }
+      return time
+    }
+    if let progress {
+      guard (0...1).contains(progress) else { throw .usage("--progress: expected a number in [0, 1], got \(progress)") }
+      return progress * duration
+    }
+    return nil
+  }
+}
+
+/// `sleet transition frame`: every layer of any transition style at one instant.
+struct TransitionFrameCommand: SleetCommand {
+  static let path = ["transition", "frame"]
+  static let summary = "print every layer of a transition (any style) at one time"
+  static let help = """
+    usage: sleet transition frame --style NAME --size WxH (--time T | --progress P)
+                                  [--direction D] [--image-rect x,y,w,h --target-rect x,y,w,h]
+                                  [--button x,y,w,h] [--divisor N] [--seed N] [--json]
+
+    Evaluates a transition at time T (seconds, ≥ 0) or progress P (time P·D,
+    D the style's duration) and prints its layers back to front: content
+    (from, to, color, image), opacity, the four projected corners TL, TR, BR,
+    BL in container points (null when behind the eye), the oval mask's rect
+    and the depth. With --json:
+      {"style", "direction", "time", "duration", "complete",
+       "layers": [{"content", "opacity", "corners": [[x, y] ×4],
+                   "mask": null | {"x", "y", "width", "height"}, "depth",
+                   "texture": [[u, v] ×4], "color": [r, g, b, a] (color layers)}]}
+
+    styles and their directions (the first is the default):
+      slide, fade, zoom, circleReveal, checkerboard   push, pop
+      window, tilt3D                                  present, dismiss
+      explode, glassBreak                             push
+
+    options:
+      --style NAME         slide, fade, zoom, window, circleReveal, tilt3D,
+                           checkerboard, explode or glassBreak (required)
+      --size WxH           container size in points, each side in (0, \(Int(Transition.maximumSide))]
+      --time T             transition time in seconds
+      --progress P         progress in [0, 1] (time P·D)
+      --direction D        push, pop, present or dismiss (as the style takes)
+      --image-rect x,y,w,h zoom: the image's rect on the push's from screen
+      --target-rect x,y,w,h zoom: its rect on the push's to screen
+      --button x,y,w,h     circleReveal: the button's frame
+      --divisor N          checkerboard, explode, glassBreak: tiles across (default 10)
+      --seed N             explode, glassBreak: random seed (default 0)
+      --json               print JSON instead of a table
+    """
+
+  static func run(_ arguments: inout Arguments, output: CommandOutput) throws(CommandError) {
+    let style = try TransitionCommandOptions.style(&arguments)
+    guard let size = try SizeOption.parse(&arguments, maximum: Transition.maximumSide) else {
+      throw .usage("--size WxH is required")
+    }
+    let direction = try TransitionCommandOptions.direction(&arguments)
+    let options = try TransitionCommandOptions.options(&arguments)
+    let json = try arguments.flag("json")
+    let transition = try TransitionCommandOptions.transition(
+      style: style, direction: direction, width: size.width, height: size.height, options: options,
+      sizeFlag: "--size")
+    guard let time = try TransitionCommandOptions.time(&arguments, duration: transition.duration) else {
+      throw .usage("--time T or --progress P is required")
+    }
+    try arguments.finish()
+    let frame = transition.frame(at: time)
+    if json {
+      output.print(jsonText(frame, transition: transition))
+    } else {
+      output.print(
+        "\(style.rawValue) \(transition.direction.rawValue) at t = \(JSONNumber(time)) s of \(JSONNumber(transition.duration)) s: \(frame.count) layers, \(frame.isComplete ? "complete" : "in progress")"
+      )
+      output.print("layer content opacity depth  TL TR BR BL  mask")
+      for (i, layer) in frame.layers.enumerated() {
+        let corners = cornerList(layer.corners).map { "(\(JSONNumber($0.x)), \(JSONNumber($0.y)))" }
+          .joined(separator: " ")
+        let mask =
+          layer.mask.map {
+            "oval in (\(JSONNumber($0.x)), \(JSONNumber($0.y)), \(JSONNumber($0.width)), \(JSONNumber($0.height)))"
+          } ?? "-"
+        output.print(
+          "\(i) \(layer.content.name) \(JSONNumber(layer.opacity)) \(JSONNumber(layer.depth))  \(corners)  \(mask)")
+      }
+    }
+  }
+
+  static func cornerList(_ q: Quad2D) -> [SIMD2<Float>] { [q.topLeft, q.topRight, q.bottomRight, q.bottomLeft] }
+
+  /// The JSON document described in the help.
+  static func jsonText(_ frame: TransitionFrame, transition: Transition) -> String {
+    func points(_ q: Quad2D) -> String {
+      "[" + cornerList(q).map { "[\(JSONNumber($0.x)), \(JSONNumber($0.y))]" }.joined(separator: ", ") + "]"
+    }
+    var out = "{\"style\": \"\(transition.style.rawValue)\", \"direction\": \"\(transition.direction.rawValue)\", "
+    out += "\"time\": \(JSONNumber(frame.time)), \"duration\": \(JSONNumber(transition.duration)), "
+    out += "\"complete\": \(frame.isComplete), \"layers\": ["
+    out.reserveCapacity(out.count + 260 * frame.count)
+    for (i, layer) in frame.layers.enumerated() {
+      if i > 0 { out += ", " }
+      out += "{\"content\": \"\(layer.content.name)\", \"opacity\": \(JSONNumber(layer.opacity)), "
+      out += "\"corners\": \(points(layer.corners)), \"mask\": "
+      if let m = layer.mask {
+        out +=
+          "{\"x\": \(JSONNumber(m.x)), \"y\": \(JSONNumber(m.y)), \"width\": \(JSONNumber(m.width)), \"height\": \(JSONNumber(m.height))}"
+      } else {
+        out += "null"
+      }
+      out += ", \"depth\": \(JSONNumber(layer.depth)), \"texture\": \(points(layer.textureCorners))"
+      if case .color(let c) = layer.content {
+        out +=
+          ", \"color\": [\(JSONNumber(c.red)), \(JSONNumber(c.green)), \(JSONNumber(c.blue)), \(JSONNumber(c.alpha))]"
+      }
+      out += "}"
+    }
+    out += "]}"
+    return out
+  }
+}
+
+/// `sleet transition render`: any transition style between two pictures.
+struct TransitionRenderCommand: SleetCommand {
+  static let path = ["transition", "render"]
+  static let summary = "render a transition (any style) between two PNG pictures to PNG, APNG or frames"
+  static let help = """
+    usage: sleet transition render --style NAME --from A.png --to B.png --out FILE.png|FILE.apng|DIR
+                                   [--direction D] [--gesture FILE.json] [--completion-speed S]
+                                   [--image IMG.png] [--image-rect x,y,w,h --target-rect x,y,w,h]
+                                   [--button x,y,w,h] [--divisor N] [--seed N]
+                                   [--fps F] [--time T | --progress P] [--hold S]
+
+    Draws the transition from picture A to picture B. The pictures define the
+    container: W×H pixels is a W×H point container drawn at 1 pixel per point,
+    so both must have the same size.
+      FILE.png    one still at --time or --progress (default: half the duration)
+      FILE.apng   the whole transition from t = 0 to its end (+ --hold) at
+                  --fps, loop forever
+      DIR         the same frames as DIR/frame-0000.png, …
+
+    With --gesture, an interactive transition (UIPercentDrivenInteractiveTransition)
+    follows a recorded edge pan instead of the clock: progress = translation / W
+    at each sample; when the finger lifts (the last sample) it finishes or
+    cancels by the style's rule (slide: p > 0.5; the others: p > 0.5 or
+    velocity > 0) and runs on at --completion-speed. The file is
+      {"samples": [{"time": 0, "translationX": 0}, {"time": 0.1, "translationX": 40}, ...]}
+    with times in seconds, strictly increasing. Frames run from the first
+    sample until the completion lands (+ --hold).
+
+    options:
+      --style NAME          slide, fade, zoom, window, circleReveal, tilt3D,
+                            checkerboard, explode or glassBreak (required)
+      --from A.png          the picture shown first (required)
+      --to B.png            the picture shown at the end (required)
+      --out PATH            where to write (required)
+      --direction D         push, pop, present or dismiss, as the style takes
+                            (see 'sleet transition frame --help')
+      --gesture FILE.json   drive the transition by a recorded pan (APNG or DIR)
+      --completion-speed S  completion speed after the gesture, in (0, 100] (default 1)
+      --image IMG.png       zoom: the flying image (default: cut from the
+                            picture it leaves: A at --image-rect on push,
+                            at --target-rect on pop)
+      --image-rect x,y,w,h  zoom: the image's rect on the push's from screen
+      --target-rect x,y,w,h zoom: its rect on the push's to screen
+      --button x,y,w,h      circleReveal: the button's frame
+      --divisor N           checkerboard, explode, glassBreak: tiles across (default 10)
+      --seed N              explode, glassBreak: random seed (default 0)
+      --fps F               frames per second, 1…240 (default 30)
+      --time T              the still's time in seconds (FILE.png only)
+      --progress P          the still's progress in [0, 1] (FILE.png only)
+      --hold S              seconds of the final picture after the end, in [0, 60] (default 0)
+    """
+
+  static func run(_ arguments: inout Arguments, output: CommandOutput) throws(CommandError) {
+    let style = try TransitionCommandOptions.style(&arguments)
+    try render(style: style, &arguments, output: output, label: "transition render")
+  }
+
+  /// The body of `transition render` and of the `shatter render` alias.
+  static func render(
+    style: TransitionStyle, _ arguments: inout Arguments, output: CommandOutput, label: String
+  ) throws(CommandError) {
+    guard let fromPath = try arguments.option("from") else { throw .usage("--from A.png is required") }
+    guard let toPath = try arguments.option("to") else { throw .usage("--to B.png is required") }
+    guard let outPath = try arguments.option("out") else { throw .usage("--out FILE.png|FILE.apng|DIR is required") }
+    let target = try RenderTarget(outPath)
+    let direction = try TransitionCommandOptions.direction(&arguments)
+    let options = try TransitionCommandOptions.options(&arguments)
+    let gesturePath = try arguments.option("gesture")
+    let speed = try arguments.double("completion-speed")
+    let imagePath = try arguments.option("image")
+    let fps = try RenderOptions.fps(&arguments)
+    let hold = try arguments.double("hold")
+    if let hold, !(hold >= 0 && hold <= 60) { throw .usage("--hold: expected seconds in [0, 60], got \(hold)") }
+    if let speed, !(speed > 0 && speed <= 100) {
+      throw .usage("--completion-speed: expected a number in (0, 100], got \(speed)")
+    }
+    if speed != nil && gesturePath == nil { throw .usage("--completion-speed applies only with --gesture") }
+    if imagePath != nil && style != .zoom { throw .usage("--image does not apply to \(style.rawValue)") }
+    if gesturePath != nil, target.isStill {
+      throw .usage("--gesture needs an animation (FILE.apng) or a folder, not a still")
+    }
+
+    let from = try ShatterRenderCommand.readPicture(fromPath, flag: "--from")
+    let to = try ShatterRenderCommand.readPicture(toPath, flag: "--to")
+    guard from.width == to.width && from.height == to.height else {
+      throw .usage(
+        "--from and --to must have the same size: \(fromPath) is \(from.width)×\(from.height), \(toPath) is \(to.width)×\(to.height)"
+      )
+    }
+    let transition = try TransitionCommandOptions.transition(
+      style: style, direction: direction, width: Double(from.width), height: Double(from.height),
+      options: options, sizeFlag: "--from")
+    let stillTime = try TransitionCommandOptions.time(&arguments, duration: transition.duration)
+    if stillTime != nil, !target.isStill {
+      throw .usage("--time and --progress choose a still's time: use them with FILE.png")
+    }
+    if hold != nil, target.isStill { throw .usage("--hold applies to animations (FILE.apng or a folder)") }
+    try arguments.finish()
+
+    var image: RGBAImage?
+    if style == .zoom {
+      if let imagePath {
+        image = try ShatterRenderCommand.readPicture(imagePath, flag: "--image")
+      } else {
+        let rect = transition.direction == .push ? options.imageRect! : options.targetRect!
+        image = TransitionScene.crop(from, to: rect, pixelsPerPoint: 1)
+      }
+    }
+    var gesture: PanGesture?
+    if let gesturePath {
+      do throws(GestureError) {
+        gesture = try PanGesture(contentsOfFile: gesturePath)
+      } catch {
+        throw .usage("--gesture \(gesturePath): \(error.description)")
+      }
+    }
+
+    let clock = Stopwatch()
+    let scene = TransitionScene(transition: transition, from: from, to: to, image: image, pixelsPerPoint: 1)
+    let times: [Double]
+    if case .still = target {
+      times = [stillTime ?? transition.duration / 2]
+    } else if let gesture {
+      let interaction = InteractiveTransition(transition, completionSpeed: speed ?? 1)
+      let replay = GestureReplay(gesture, extent: transition.width, interaction: interaction)
+      let clocks = replay.clocks(fps: fps, hold: hold ?? 0)
+      try RenderOutput.checkFrameCount(clocks.count, for: target, flags: "--gesture × --fps")
+      times = clocks.map(replay.transitionTime(at:))
+      output.print(
+        "gesture: released at progress \(JSONNumber(replay.progress(at: gesture.endTime))), velocity \(JSONNumber(gesture.velocity)) pt/s: \(replay.finishes ? "finishes" : "cancels")"
+      )
+    } else {
+      times = scene.times(fps: fps, hold: hold ?? 0)
+      try RenderOutput.checkFrameCount(times.count, for: target, flags: "--hold × --fps")
+    }
+    try RenderOutput.write(target, times: times, fps: fps, output: output, label: label) {
+      (batch: [Double]) throws(CommandError) in scene.render(times: batch)
+    }
+    output.print(
+      "wrote \(target.path) (\(style.rawValue) \(transition.direction.rawValue), \(from.width)×\(from.height) px, \(times.count) frame\(times.count == 1 ? "" : "s")) in \(clock.elapsedText)"
+    )
+  }
+}
+
+/// A transition between two snapshots, to draw at chosen transition times.
+struct TransitionScene: Sendable {
+  var transition: Transition
+  var from: RGBAImage
+  var to: RGBAImage
+  /// The zoom style's flying image.
+  var image: RGBAImage?
+  var pixelsPerPoint: Double
+
+  /// The frames at `times`, rendered in parallel (one frame buffer per worker).
+  func render(times: [Double]) -> [RGBAImage] {
+    let results = ParallelSlots<RGBAImage>(count: times.count)
+    let (transition, from, to, image) = (transition, from, to, image)
+    let scale = Float(pixelsPerPoint)
+    let width = from.width, height = from.height
+    FrameParallelism.forEachRun(count: times.count) { range, options in
+      let renderer = Renderer(pixelsPerPoint: scale, options: options)
+      var frame = transition.makeFrame()
+      for i in range {
+        transition.evaluate(at: times[i], into: &frame)
+        var picture = RGBAImage(width: width, height: height)
+        renderer.render(frame, from: from, to: to, image: image, into: &picture)
+        results.set(i, picture)
+      }
+    }
+    return results.values
+  }
+
+  /// Frame times from 0 through the end of the transition at `fps`, plus
+  /// `hold` seconds showing the final state.
+  func times(fps: Int, hold: Double = 0) -> [Double] {
+    let end = transition.endTime + hold
+    let count = Int((end * Double(fps)).rounded(.up)) + 1
+    return (0..<count).map { Swift.min(end, Double($0) / Double(fps)) }
+  }
+
+  /// The pixels of `picture` under `rect` (points, at `pixelsPerPoint`),
+  /// rounded outward to whole pixels: the zoom's image as the screen shows it.
+  static func crop(_ picture: RGBAImage, to rect: Rect, pixelsPerPoint: Double) -> RGBAImage {
+    let x0 = Swift.max(0, Int((rect.minX * pixelsPerPoint).rounded(.down)))
+    let y0 = Swift.max(0, Int((rect.minY * pixelsPerPoint).rounded(.down)))
+    let x1 = Swift.min(picture.width, Swift.max(x0 + 1, Int((rect.maxX * pixelsPerPoint).rounded(.up))))
+    let y1 = Swift.min(picture.height, Swift.max(y0 + 1, Int((rect.maxY * pixelsPerPoint).rounded(.up))))
+    var out = RGBAImage(width: x1 - x0, height: y1 - y0)
+    for y in y0..<y1 {
+      for x in x0..<x1 { out[x - x0, y - y0] = picture[x, y] }
+    }
+    return out
+  }
+}
