@@ -56,10 +56,7 @@ extension Renderer {
     _ frame: TransitionFrame, from fromSnapshot: RGBAImage, to toSnapshot: RGBAImage,
     image flyingImage: RGBAImage? = nil, into target: inout RGBAImage
   ) {
-    let list = _TransitionDrawList(
-      frame.layers, view: viewTransform, from: fromSnapshot, to: toSnapshot, image: flyingImage)
-    target.clear(toPremultiplied: .zero)
-    list.draw(into: &target, view: viewTransform, options: options)
+    _render(layers: frame.layers, from: fromSnapshot, to: toSnapshot, image: flyingImage, into: &target)
   }
 
   /// ``render(_:from:to:image:into:)`` of a bare layer list (tests build
