@@ -122,8 +122,11 @@ extension ParticleSystem {
             basis = Emission.basis(axis: parameters[segment].axis)
             basisSegment = segment
           }
-          let batch = BirthBatch(parameters[segment], basis: basis, key: key, seed: seed, first: k)
-          body(batch, times, count, parameters.baseAddress! + segment, segment)
+          // Through the pointer: `parameters[segment]` copied the 288-byte
+          // parameter set (a memcpy per batch, 3 % of the births profile).
+          let p = parameters.baseAddress! + segment
+          let batch = BirthBatch(p.pointee, basis: basis, key: key, seed: seed, first: k)
+          body(batch, times, count, p, segment)
         }
         if closed { break }
         k += count
