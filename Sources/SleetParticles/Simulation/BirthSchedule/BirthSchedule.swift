@@ -78,6 +78,30 @@ struct BirthSchedule: Sendable {
     return nil
   }
 
+  /// ``birthTime(_:in:)`` of births `k ..< k + lanes` (lanes 1…8) of a
+  /// one-rate schedule, in one vector step: lane l is birth k + l, bit for
+  /// bit. `Double(k) + l` is exact while k + 8 ≤ 2⁵³, so it equals
+  /// `Double(k + l)`; the rest is the scalar path's IEEE operations in its
+  /// order, per lane ((target − phase) / r, then start + offset). Lanes at
+  /// or past `lanes` are computed and meaningless.
+  ///
+  /// Nil (the caller then asks per birth) when the schedule has several
+  /// segments or no births, when k is too large for the exact sum, or when
+  /// birth k + lanes − 1 is outside the window. The offsets grow with l (the
+  /// targets do, and dividing by a positive rate keeps their order), so the
+  /// last lane asked for decides for all.
+  @inline(__always)
+  func uniformBirthTimes(_ k: Int, in window: ActivityWindow, lanes: Int) -> SIMD8<Double>? {
+    guard rates.count == 1, k >= 0, k <= (1 << 53) - 8, lanes >= 1, lanes <= 8 else { return nil }
+    let r = rates[0]
+    guard r > 0 else { return nil }
+    let lane = SIMD8<Double>(0, 1, 2, 3, 4, 5, 6, 7)
+    let target = ((SIMD8(repeating: Double(k)) + lane) + 1) - window.phase
+    let offset = target / r
+    guard window.contains(offset: offset[lanes - 1]) else { return nil }
+    return window.start + offset
+  }
+
   /// The number of births in `window` whose time is ≤ `t`.
   /// - Complexity: O(segments).
   func count(in window: ActivityWindow, upTo t: Double) -> Int {

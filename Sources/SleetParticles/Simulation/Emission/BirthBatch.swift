@@ -131,6 +131,19 @@ struct BirthBatch {
     }
   }
 
+  /// Whether every lane is a birth that exists and is alive at `t`, born at
+  /// `times`: ``BirthRecord/isAlive(at:)`` of every lane's record (age =
+  /// t − birth time ∈ [0, lifetime), with the lifetime widened to `Double`
+  /// as there). A lifetime ≤ 0 or NaN fails the second comparison, so
+  /// "exists" needs no test of its own.
+  @inline(__always)
+  func allAlive(times: SIMD8<Double>, at t: Double) -> Bool {
+    let life = SIMD8<Double>(
+      lowHalf: SIMD4<Double>(lifetime.lowHalf), highHalf: SIMD4<Double>(lifetime.highHalf))
+    let age = SIMD8<Double>(repeating: t) - times
+    return all((age .>= 0) .& (age .< life))
+  }
+
   /// The record of lane `l` of top-level cell `node`, born at `birthTime`
   /// (only for a lane whose lifetime is > 0).
   @inline(__always)

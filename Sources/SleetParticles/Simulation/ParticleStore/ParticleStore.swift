@@ -61,6 +61,9 @@ final class ParticleStore: @unchecked Sendable {
   private var head = 0
   /// Particles stored, holes included.
   private(set) var count: Int = 0
+  /// Blocks written whole by ``appendBlock(_:times:constantsIndex:cell:)``
+  /// since the store was made (tests check that the fast path ran).
+  private(set) var blocksAppended = 0
 
   init(constants: ParticleConstantsTable, capacity: Int = 64) {
     self.constants = constants
@@ -173,6 +176,8 @@ final class ParticleStore: @unchecked Sendable {
   func lifetime(_ i: Int) -> Float { floatSlot(2, i).pointee }
   /// Id of particle `i`.
   func id(_ i: Int) -> UInt64 { ids[i] }
+  /// The earliest end of life recorded for stored block `b` (tests compare it).
+  func earliestDeath(block b: Int) -> Double { deaths[b] }
 
   /// Writes `r` at index `i` (no bounds growth).
   @inline(__always)
@@ -230,6 +235,57 @@ final class ParticleStore: @unchecked Sendable {
     let death = r.birthTime + Double(r.lifetime)
     deaths[b] = count & 7 == 0 ? death : Swift.min(deaths[b], death)
     count += 1
+  }
+
+  /// Appends the eight births of `batch` as one fresh block, column by
+  /// column: slot s of the block gets the batch's field for slot s as one
+  /// 32-byte store (birth times: 64 bytes), the ids one 64-byte store, the
+  /// block's earliest end of life the minimum over its lanes. The same bytes
+  /// as eight ``append(_:constantsIndex:)`` calls with the records of lanes
+  /// 0…7 (tested against it: `BatchedAppendTests`).
+  ///
+  /// **Invariants (the caller's, checked by preconditions where cheap):**
+  /// `count` is a multiple of 8, so the block starts fresh and is 64-byte
+  /// aligned (the slab is, and blocks are 512 B), and no lane of it holds a
+  /// particle; all eight lanes are births that exist and are alive (lifetime
+  /// > 0), born at `times` after every stored particle and in (birth time,
+  /// id) order; `constantsIndex` is the row of their (cell, segment). No
+  /// tail: eight lanes or none (partial batches go through `append`). The
+  /// stores write only the new block and its id and death entries, which no
+  /// other pointer aliases.
+  @inline(__always)
+  func appendBlock(_ batch: BirthBatch, times: SIMD8<Double>, constantsIndex: UInt32, cell: Int) {
+    precondition(count & 7 == 0, "a block append needs a fresh block")
+    assert(constants[Int(constantsIndex)].cell == UInt32(cell), "constants row \(constantsIndex) is not cell \(cell)'s")
+    if head * 8 + count + 8 > capacity { reserve(count + 8) }
+    let block = blocks + (count >> 3) * Self.blockBytes
+    typealias V = SIMD8<Float>
+    block.storeBytes(of: times, as: SIMD8<Double>.self)
+    block.storeBytes(of: batch.lifetime, toByteOffset: 2 * 32, as: V.self)
+    block.storeBytes(of: SIMD8(repeating: constantsIndex), toByteOffset: 3 * 32, as: SIMD8<UInt32>.self)
+    block.storeBytes(of: batch.x, toByteOffset: 4 * 32, as: V.self)
+    block.storeBytes(of: batch.y, toByteOffset: 5 * 32, as: V.self)
+    block.storeBytes(of: batch.z, toByteOffset: 6 * 32, as: V.self)
+    block.storeBytes(of: batch.vx, toByteOffset: 7 * 32, as: V.self)
+    block.storeBytes(of: batch.vy, toByteOffset: 8 * 32, as: V.self)
+    block.storeBytes(of: batch.vz, toByteOffset: 9 * 32, as: V.self)
+    block.storeBytes(of: batch.scale, toByteOffset: 10 * 32, as: V.self)
+    block.storeBytes(of: batch.spin, toByteOffset: 11 * 32, as: V.self)
+    block.storeBytes(of: batch.red, toByteOffset: 12 * 32, as: V.self)
+    block.storeBytes(of: batch.green, toByteOffset: 13 * 32, as: V.self)
+    block.storeBytes(of: batch.blue, toByteOffset: 14 * 32, as: V.self)
+    block.storeBytes(of: batch.alpha, toByteOffset: 15 * 32, as: V.self)
+    // ParticleID.topLevel(cell:birthIndex:) per lane (the caller checked
+    // first + 7 < 2⁵⁶).
+    let lanes = SIMD8<UInt64>(0, 1, 2, 3, 4, 5, 6, 7)
+    let id = SIMD8(repeating: UInt64(cell) << 56 | UInt64(batch.first)) &+ lanes
+    UnsafeMutableRawPointer(ids + count).storeBytes(of: id, as: SIMD8<UInt64>.self)
+    // append's running minimum, in its order.
+    var death = times[0] + Double(batch.lifetime[0])
+    for l in 1..<8 { death = Swift.min(death, times[l] + Double(batch.lifetime[l])) }
+    deaths[count >> 3] = death
+    count += 8
+    blocksAppended &+= 1
   }
 
   /// Empties the store (keeping the slab).

@@ -15,9 +15,7 @@ extension ParticleSystem {
     if tree.nodes.count == 1 && configuration.overflowPolicy == .reject {
       // One cell: births arrive in (birth time, id) order; append directly.
       store.removeAll()
-      forEachTopLevelBirth(node: 0, after: t - tree.maximumLifetime(0), through: t) { r in
-        if r.isAlive(at: t) { append(r) }
-      }
+      appendAliveBirths(node: 0, after: t - tree.maximumLifetime(0), through: t, at: t)
       lastKnownAlive = store.count
       localTime = t
       return
@@ -60,9 +58,7 @@ extension ParticleSystem {
       // stored ones; append them straight to the slab (no birth list, no
       // sort, one record copy fewer).
       if store.count > 2 * lastKnownAlive + 1024 { compactIfMostlyDead(at: t) }
-      forEachTopLevelBirth(node: 0, after: Swift.max(previous, t - tree.maximumLifetime(0)), through: t) { r in
-        if r.isAlive(at: t) { append(r) }
-      }
+      appendAliveBirths(node: 0, after: Swift.max(previous, t - tree.maximumLifetime(0)), through: t, at: t)
       localTime = t
       return
     }
@@ -94,6 +90,35 @@ extension ParticleSystem {
       }
     }
     localTime = t
+  }
+
+  /// Appends the births of top-level `node` in (`lo`, `hi`] that are alive
+  /// at `t` straight to the store, in birth order (one-cell effects: they
+  /// come after every stored particle). A batch of eight that starts a
+  /// fresh block and is alive in every lane is written as one block, column
+  /// by column (``ParticleStore/appendBlock(_:times:constantsIndex:cell:)``);
+  /// any other batch (a partial one, a dead or never-existing lane, a
+  /// partly filled block) goes record by record through ``append(_:)``, the
+  /// naive twin (`BatchedAppendTests` compares the two). Batches are cut so
+  /// that the next one starts at a block boundary: after a partly filled
+  /// block, one short batch fills it.
+  @inline(__always)
+  func appendAliveBirths(node: Int, after lo: Double, through hi: Double, at t: Double) {
+    let batched = usesBlockAppend
+    forEachTopLevelBatch(
+      node: node, after: lo, through: hi, nextLength: { batched ? 8 - (self.store.count & 7) : 8 }
+    ) { batch, times, count, p, _ in
+      if batched && count == 8 && store.count & 7 == 0 && batch.allAlive(times: times, at: t) {
+        store.appendBlock(
+          batch, times: times, constantsIndex: tree.constantsIndex(cell: UInt32(node), birthTime: times[0]),
+          cell: node)
+        return
+      }
+      for l in 0..<count where batch.lifetime[l] > 0 {
+        let r = batch.record(l, p.pointee, node: node, birthTime: times[l])
+        if r.isAlive(at: t) { append(r) }
+      }
+    }
   }
 
   /// Appends `r` to the store with its constants row.

@@ -49,6 +49,10 @@ public final class ParticleSystem {
   var born: [BirthRecord] = []
   /// The live count last computed (by `render` or a compaction check).
   var lastKnownAlive = 0
+  /// Whether one-cell effects append whole batches of eight births as slab
+  /// blocks (``appendAliveBirths(node:after:through:at:)``). Always true
+  /// except in the tests that compare it with the record-by-record path.
+  var usesBlockAppend = true
   var scratchIDs: [UInt64] = []
   var scratchDepths: [Float] = []
   var permutation = RadixPermutation()
