@@ -62,8 +62,10 @@ extension ParticleSystem {
   @inline(__always)
   func forEachTopLevelBatch(
     node: Int, after lo: Double, through hi: Double, nextLength: () -> Int,
-    _ body: (_ batch: BirthBatch, _ times: SIMD8<Double>, _ count: Int, _ p: UnsafePointer<CellParameters>, _ segment: Int)
-      -> Void
+    _ body: (
+      _ batch: BirthBatch, _ times: SIMD8<Double>, _ count: Int, _ p: UnsafePointer<CellParameters>,
+      _ segment: Int
+    ) -> Void
   ) {
     guard hi > lo else { return }
     let n = tree.nodes[node]
