@@ -41,10 +41,9 @@ struct ShatterRenderCommand: SleetCommand {
 
   /// Reads a picture given by `flag`; an unreadable or invalid file is a usage error naming both.
   static func readPicture(_ path: String, flag: String) throws(CommandError) -> RGBAImage {
-    do throws(ImageFileError) {
-      return try PNGFile.read(path: path)
-    } catch {
-      throw .usage("\(flag): \(error.description)")
-    }
+    try InputFiles.readPicture(path, flag: flag)
   }
+
+  /// Everything 'transition render' accepts (this help lists the shatter ones).
+  static var optionNames: Set<String> { TransitionRenderCommand.optionNames }
 }
