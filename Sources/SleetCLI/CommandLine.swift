@@ -157,7 +157,7 @@ public enum SleetCommandLine {
   /// `sleet help [COMMAND...]`: the overview, a group's overview or a
   /// command's help on stdout (exit 0); an unknown name is a usage error.
   static func help(_ words: [String], output: CommandOutput) -> Int32 {
-    if words.isEmpty {
+    if words.isEmpty || words == ["--help"] || words == ["-h"] {
       output.print(overview())
       return 0
     }

@@ -28,6 +28,7 @@ struct CommandLineUXTests {
     #expect(group.status == 0 && group.out.contains("transition frame") && group.out.contains("transition render"))
     #expect(!group.out.contains("particles dump"))
     #expect(runSleet(["help"]).out == runSleet(["--help"]).out)
+    #expect(runSleet(["help", "--help"]).out == runSleet(["--help"]).out)
     let unknown = runSleet(["help", "rendr"])
     #expect(
       unknown.status == 2 && unknown.err.hasPrefix("sleet: unknown command 'help rendr'; did you mean 'help render'?"))

@@ -28,7 +28,7 @@ struct ShatterRenderCommand: SleetCommand {
       --direction D        push (default) or pop (checkerboard only)
       --seed N             seed of explode and glassBreak (default 0)
       --divisor N          tiles across the width (glass break: N×N; default 10)
-      --fps F              frames per second, 1…240 (default 30)
+      --fps F              frames per second, 1…240 (default 30; animations only)
       --time T             time of the still for FILE.png, in seconds
       --hold S             seconds of the final picture after the end (default 0)
     """

@@ -240,7 +240,7 @@ struct TransitionRenderCommand: SleetCommand {
       --button x,y,w,h      circleReveal: the button's frame
       --divisor N           checkerboard, explode, glassBreak: tiles across (default 10)
       --seed N              explode, glassBreak: random seed (default 0)
-      --fps F               frames per second, 1…240 (default 30)
+      --fps F               frames per second, 1…240 (default 30; animations only)
       --time T              the still's time in seconds (FILE.png only)
       --progress P          the still's progress in [0, 1] (FILE.png only)
       --hold S              seconds of the final picture after the end, in [0, 60] (default 0)
