@@ -75,7 +75,7 @@ enum TransitionCommandOptions {
     let progress = try arguments.double("progress")
     if time != nil && progress != nil { throw .usage("--time and --progress: give one, not both") }
     if let time {
-      guard time >= 0 else { throw .usage("--time: expected seconds ≥ 0, got \(time)") }
+      guard time >= 0 else { throw .usage("--time: expected seconds ≥ 0, got \(numberText(time))") }
       return time
     }
     if let progress {
