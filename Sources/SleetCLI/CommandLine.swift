@@ -1,5 +1,8 @@
-/// An error a command reports. The exit status follows the issue's contract:
-/// 0 success, 1 failure, 2 usage error (bad flags, bad input files).
+import SleetKit
+
+/// An error a command reports. The exit status (docs/cli.md, "Exit status"):
+/// 0 success, 1 the work failed (an output could not be written), 2 usage
+/// error or bad input (flags, effect files, pictures, sprites, limits).
 public enum CommandError: Error, Equatable, Sendable {
   /// Bad flags or input: exit status 2.
   case usage(String)
@@ -27,6 +30,12 @@ public struct CommandOutput: Sendable {
   public var standardError: @Sendable (String) -> Void
   /// Whether stderr is a terminal (progress is only shown there).
   public var errorIsTerminal: Bool
+  /// How long a render runs before its progress line appears, and how often
+  /// it is redrawn, in seconds (tests shorten both).
+  var progressDelay = 1.0
+  var progressInterval = 0.25
+  /// The progress line of the running command, for the code that draws.
+  let progress = ProgressHub()
 
   public init(
     standardOutput: @escaping @Sendable (String) -> Void,
@@ -38,8 +47,16 @@ public struct CommandOutput: Sendable {
     self.errorIsTerminal = errorIsTerminal
   }
 
-  public func print(_ text: String) { standardOutput(text + "\n") }
-  public func printError(_ text: String) { standardError(text + "\n") }
+  /// Prints a line on stdout, first erasing a progress line from the
+  /// terminal (it is drawn again on its next tick).
+  public func print(_ text: String) {
+    progress.progress?.clearLine()
+    standardOutput(text + "\n")
+  }
+  public func printError(_ text: String) {
+    progress.progress?.clearLine()
+    standardError(text + "\n")
+  }
 }
 
 /// One `sleet` command (a leaf of the command tree, like `particles dump`).
@@ -50,8 +67,16 @@ public protocol SleetCommand: Sendable {
   static var summary: String { get }
   /// The full `--help` text: usage line, description, options.
   static var help: String { get }
+  /// The long options the command accepts (names without `--`). By default
+  /// every `--name` its ``help`` mentions, so what the help documents is what
+  /// the unknown-option check lets through.
+  static var optionNames: Set<String> { get }
   /// Runs the command. Throwing `CommandError` sets the exit status.
   static func run(_ arguments: inout Arguments, output: CommandOutput) throws(CommandError)
+}
+
+extension SleetCommand {
+  public static var optionNames: Set<String> { SleetCommandLine.optionsMentioned(in: help) }
 }
 
 /// The `sleet` tool: dispatches to a command and maps errors to exit codes.
@@ -76,19 +101,19 @@ public enum SleetCommandLine {
   /// Runs `sleet` with `arguments` (without the program name) and returns the
   /// exit status.
   public static func run(_ arguments: [String], output: CommandOutput) -> Int32 {
-    // The longest command path that prefixes the arguments wins.
-    let match =
-      commands
-      .filter { arguments.starts(with: $0.path) }
-      .max { $0.path.count < $1.path.count }
-    guard let command = match else {
+    if arguments == ["--version"] || arguments == ["version"] {
+      output.print("sleet \(SleetVersion.string)")
+      return 0
+    }
+    if arguments.first == "help" { return help(Array(arguments.dropFirst()), output: output) }
+    guard let command = command(for: arguments) else {
       // Help asked for goes to stdout (exit 0); the overview shown because no
       // command was given is a usage error, so it goes to stderr (exit 2).
       if arguments.isEmpty {
         output.printError(overview())
         return 2
       }
-      if arguments == ["--help"] || arguments == ["-h"] || arguments == ["help"] {
+      if arguments == ["--help"] || arguments == ["-h"] {
         output.print(overview())
         return 0
       }
@@ -102,7 +127,7 @@ public enum SleetCommandLine {
         output.print(overview(of: group))
         return 0
       }
-      output.printError("sleet: unknown command '\(arguments.joined(separator: " "))'; see 'sleet --help'")
+      output.printError(unknownCommand(arguments))
       return 2
     }
     var args = Arguments(Array(arguments.dropFirst(command.path.count)))
@@ -111,14 +136,93 @@ public enum SleetCommandLine {
       return 0
     }
     do {
+      try args.checkKnown(command.optionNames)
       try command.run(&args, output: output)
+      output.progress.progress?.finish()
       return 0
     } catch {
+      output.progress.progress?.abandon()
       let name = (["sleet"] + command.path).joined(separator: " ")
       output.printError("\(name): \(error.message)")
       if case .usage = error { output.printError("see '\(name) --help'") }
       return error.exitCode
     }
+  }
+
+  /// The command whose path is the longest prefix of `arguments`.
+  static func command(for arguments: [String]) -> (any SleetCommand.Type)? {
+    commands.filter { arguments.starts(with: $0.path) }.max { $0.path.count < $1.path.count }
+  }
+
+  /// `sleet help [COMMAND...]`: the overview, a group's overview or a
+  /// command's help on stdout (exit 0); an unknown name is a usage error.
+  static func help(_ words: [String], output: CommandOutput) -> Int32 {
+    if words.isEmpty || words == ["--help"] || words == ["-h"] {
+      output.print(overview())
+      return 0
+    }
+    if let command = commands.first(where: { $0.path == words }) {
+      output.print(command.help)
+      return 0
+    }
+    let group = commands.filter { $0.path.first == words[0] }
+    if words.count == 1, !group.isEmpty {
+      output.print(overview(of: group))
+      return 0
+    }
+    output.printError(unknownCommand(words, prefix: "help "))
+    return 2
+  }
+
+  /// "unknown command …", with the closest command when one is near: the
+  /// first word among the command words, `help` and `version`; the second
+  /// among a group's commands when the first names the group.
+  static func unknownCommand(_ arguments: [String], prefix: String = "") -> String {
+    let spelled = arguments.joined(separator: " ")
+    var message = "sleet: unknown command '\(prefix)\(spelled)'"
+    let first = arguments[0]
+    let group = commands.filter { $0.path.first == first && $0.path.count > 1 }
+    var guess: String?
+    if !group.isEmpty, arguments.count > 1 {
+      guess = Suggestion.closest(to: arguments[1], in: group.map { $0.path[1] }).map { "\(first) \($0)" }
+    } else if first.hasPrefix("-") {
+      guess = Suggestion.closest(to: first, in: ["--help", "--version"])
+    } else {
+      var words = Set(commands.map { $0.path[0] })
+      if prefix.isEmpty { words.formUnion(["help", "version"]) }
+      guess = Suggestion.closest(to: first, in: words)
+      if let word = guess, commands.contains(where: { $0.path.count > 1 && $0.path[0] == word }) {
+        // A group: suggest the whole command when the rest names one of it.
+        if arguments.count > 1, commands.contains(where: { $0.path == [word, arguments[1]] }) {
+          guess = "\(word) \(arguments[1])"
+        }
+      }
+    }
+    if let guess { message += "; did you mean '\(prefix)\(guess)'?" }
+    return message + "\nsee 'sleet --help'"
+  }
+
+  /// Every `--name` in a help text (names without `--`), `--help` aside.
+  static func optionsMentioned(in help: String) -> Set<String> {
+    var names: Set<String> = []
+    let characters = Array(help)
+    var i = 0
+    while i + 2 < characters.count {
+      if characters[i] == "-", characters[i + 1] == "-", characters[i + 2].isLetter,
+        i == 0 || !(characters[i - 1].isLetter || characters[i - 1] == "-")
+      {
+        var j = i + 2
+        while j < characters.count, characters[j].isLetter || characters[j].isNumber || characters[j] == "-" {
+          j += 1
+        }
+        names.insert(String(characters[(i + 2)..<j]))
+        i = j
+      } else {
+        i += 1
+      }
+    }
+    names.remove("help")
+    return names
   }
 
   static func overview(of list: [any SleetCommand.Type] = commands) -> String {
@@ -135,7 +239,11 @@ public enum SleetCommandLine {
       lines.append("  " + name + String(repeating: " ", count: width - name.count + 2) + c.summary)
     }
     lines.append("")
-    lines.append("exit status: 0 ok, 1 failure, 2 usage error")
+    lines.append("sleet help COMMAND    a command's help (as 'sleet COMMAND --help')")
+    lines.append("sleet --version       the version")
+    lines.append("")
+    lines.append("exit status: 0 ok, 1 the work failed (e.g. an output not written), 2 usage error or bad input")
+    lines.append("(docs/cli.md has the full table)")
     return lines.joined(separator: "\n")
   }
 }

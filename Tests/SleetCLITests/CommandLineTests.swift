@@ -4,14 +4,19 @@ import Testing
 @testable import SleetCLI
 
 /// Runs `sleet` in-process and captures its exit status, stdout and stderr.
-func runSleet(_ arguments: [String]) -> (status: Int32, out: String, err: String) {
+/// With `terminal`, stderr counts as a terminal, and a progress line appears
+/// after `progressDelay` seconds, redrawn every millisecond.
+func runSleet(
+  _ arguments: [String], terminal: Bool = false, progressDelay: Double = 1
+) -> (status: Int32, out: String, err: String) {
   let out = Mutex("")
   let err = Mutex("")
-  let status = SleetCommandLine.run(
-    arguments,
-    output: CommandOutput(
-      standardOutput: { s in out.withLock { $0 += s } },
-      standardError: { s in err.withLock { $0 += s } }))
+  var output = CommandOutput(
+    standardOutput: { s in out.withLock { $0 += s } },
+    standardError: { s in err.withLock { $0 += s } }, errorIsTerminal: terminal)
+  output.progressDelay = progressDelay
+  output.progressInterval = 0.001
+  let status = SleetCommandLine.run(arguments, output: output)
   return (status, out.withLock { $0 }, err.withLock { $0 })
 }
 

@@ -37,7 +37,7 @@ struct PresetsCommandTests {
     let written = String(decoding: FileManager.default.contents(atPath: file) ?? Data(), as: UTF8.self)
     #expect(written == runSleet(["presets", "export", "fireworks"]).out)
     let v = runSleet(["validate", file])
-    #expect(v.status == 0 && v.out == "ok: 5 cells, 0 changes\n")
+    #expect(v.status == 0 && v.out.hasPrefix("ok: 5 cells, 0 changes\n"))
   }
 
   @Test func exportUsageErrors() {
@@ -68,7 +68,7 @@ struct PresetsCommandTests {
     try FileOutput.atomicWrite(
       Array(#"{"format": 1, "emitterCells": [{"emitterCells": [{}, {"birthRate": -3}]}]}"#.utf8), to: bad)
     let ok = runSleet(["validate", good])
-    #expect(ok.status == 0 && ok.out == "ok: 1 cell, 1 change\n")
+    #expect(ok.status == 0 && ok.out.hasPrefix("ok: 1 cell, 1 change\n"))
     let error = runSleet(["validate", bad])
     #expect(error.status == 2)
     #expect(

@@ -114,8 +114,8 @@ struct RenderCommandTests {
       (["render", "snow", "--out", "/tmp/x.png", "--size", "0x10"], "--size"),
       (["render", "snow", "--out", "/tmp/x.png", "--size", "10000x10000"], "--size × --scale"),
       (["render", "snow", "--out", "/tmp/x.png", "--scale", "-1"], "--scale"),
-      (["render", "snow", "--out", "/tmp/x.png", "--fps", "0"], "--fps"),
-      (["render", "snow", "--out", "/tmp/x.png", "--duration", "-2"], "--duration"),
+      (["render", "snow", "--out", "/tmp/x.apng", "--fps", "0"], "--fps: expected an integer in 1…240"),
+      (["render", "snow", "--out", "/tmp/x.apng", "--duration", "-2"], "--duration: expected seconds in (0, 3600]"),
       (
         ["render", "snow", "--out", "/tmp/x.apng", "--duration", "3600", "--fps", "3"],
         "--duration × --fps: 10800 frames, at most 10000 in an .apng"
@@ -163,25 +163,24 @@ struct RenderCommandTests {
     let arguments = [
       "render", "sparkle", "--size", "20x20", "--duration", "2", "--fps", "20", "--out", folder + "/s.apng",
     ]
-    let quiet = runSleet(arguments)
+    // Not a terminal: nothing on stderr, even with no delay before the line.
+    let quiet = runSleet(arguments, terminal: false, progressDelay: 0)
     #expect(quiet.status == 0 && quiet.err.isEmpty)
-    let out = Mutex(""), err = Mutex("")
-    let status = SleetCommandLine.run(
-      arguments,
-      output: CommandOutput(
-        standardOutput: { s in out.withLock { $0 += s } }, standardError: { s in err.withLock { $0 += s } },
-        errorIsTerminal: true))
-    #expect(status == 0)
-    let progress = err.withLock { $0 }
-    // 40 frames in batches of 32.
-    #expect(progress == "\rrender: frame 32/40\rrender: frame 40/40\n")
-    #expect(out.withLock { $0 }.hasPrefix("wrote \(folder)/s.apng"))
+    // A terminal, drawn every millisecond from the start: lines that end
+    // with the summary.
+    let shown = runSleet(arguments, terminal: true, progressDelay: 0)
+    #expect(shown.status == 0)
+    #expect(shown.err.hasPrefix("\rrender: frame 0/40 (0 %), 0.0 s elapsed\u{1B}[K"), "\(shown.err)")
+    #expect(shown.err.contains("\rrender: 40 frames in "))
+    #expect(shown.err.hasSuffix(" s\u{1B}[K\n"))
+    #expect(shown.out.hasPrefix("wrote \(folder)/s.apng"))
   }
 
   @Test func unwritableFileIsAFailure() {
-    let r = runSleet(["render", "snow", "--size", "10x10", "--out", "/nonexistent-sleet/x.png"])
-    #expect(r.status == 1)
-    #expect(r.err.contains("/nonexistent-sleet/x.png"))
+    // The folder exists, but not even root may create files in /sys.
+    let r = runSleet(["render", "likeBurst", "--size", "10x10", "--out", "/sys/sleet-test.png"])
+    #expect(r.status == 1, "\(r.err)")
+    #expect(r.err.contains("cannot write /sys/sleet-test.png"))
   }
 
   @Test func anEffectOverTheParticleBudgetIsAUsageError() throws {
@@ -305,7 +304,7 @@ struct RenderCommandTests {
     fclose(f)
     let r = runSleet(base + ["--from", text, "--to", folder + "/b.png"])
     #expect(r.status == 2)
-    #expect(r.err.contains("--from: invalid image \(text)"))
+    #expect(r.err.contains("--from: \(text) is not a PNG image (it does not start with the PNG signature)"))
     // A header claiming 20000×20000 px: refused (exit 2) before decoding.
     var huge = try #require(fileBytes(folder + "/a.png"))
     for (offset, value) in [(16, UInt32(20000)), (20, 20000)] {

@@ -18,9 +18,11 @@ struct DemoCommand: SleetCommand {
     Each transition style is shown twice: timed (NAME), and driven by two
     recorded edge pans (NAME-interactive): the first released at 40 % while
     moving back (it cancels), the second released at 70 % (it finishes).
-    Each preset starts at a time where it is in full swing (snow, for
-    example, needs about 45 s to fill the screen; seeking there costs only
-    the particles alive then). Prints what it wrote and how long it took.
+    Each preset is shown at the default times of 'sleet render' (one rule,
+    docs/rendering.md "Default times"): a steady effect from the moment its
+    live set is steady, for 3 s (snow needs 60 s to fill the screen; seeking
+    there costs only the particles alive then), a burst from its first birth
+    to its last death. Prints what it wrote and how long it took.
 
     options:
       --out DIR            output folder (default ./sleet-demo; created if its
@@ -29,18 +31,6 @@ struct DemoCommand: SleetCommand {
       --fps F              frames per second, 1…240 (default 20)
       --only NAME,...      render only these presets / transition styles
     """
-
-  /// Where each built-in preset is worth watching: the first frame's time and
-  /// the animation's length, in seconds. Presets not listed start at 1 s and
-  /// run 3 s.
-  static let schedule: [String: (start: Double, duration: Double)] = [
-    "snow": (45, 4),
-    "rain": (2, 2),
-    "confetti": (3, 4),
-    "fireworks": (2.5, 4),
-    "likeBurst": (0, 1.5),
-    "sparkle": (1, 3),
-  ]
 
   /// Frames on each contact sheet.
   static let sheetFrames = 8
@@ -68,26 +58,34 @@ struct DemoCommand: SleetCommand {
     }
     try arguments.finish()
     let canvas = Canvas(width: 390, height: 844, pixelsPerPoint: scale)
+    try RenderOptions.checkAtLeastOnePixel(canvas, flags: "--scale")
     try RenderOutput.makeFolder(folder, flag: "--out")
 
     let clock = Stopwatch()
+    let chosenStyles = TransitionStyle.allCases.filter { only?.contains($0.rawValue) ?? true }
+    let progress = Progress(
+      output: output, label: "demo",
+      total: presets.filter { only?.contains($0) ?? true }.count + 2 * chosenStyles.count,
+      unit: "effect")
     var entries: [Entry] = []
     for name in presets where only?.contains(name) ?? true {
       let effectClock = Stopwatch()
       let effect = try RenderOptions.effect(name, width: canvas.width, height: canvas.height)
-      let (start, duration) = schedule[name] ?? (1, 3)
+      // The same default times as 'sleet render' (docs/rendering.md, "Default times").
+      let (start, duration) = (effect.previewTimes.start, effect.previewTimes.duration)
       let count = Swift.max(1, Int((duration * Double(fps)).rounded()))
       let times = (0..<count).map { start + Double($0) / Double(fps) }
       let frames = try ParticleScene(effect: effect, canvas: canvas, background: .black).render(times: times)
       try write(name, frames: frames, times: times, fps: fps, into: folder, output: output, clock: effectClock)
       entries.append(Entry(name: name, caption: effect.summary ?? "the \(name) preset"))
+      progress.advance(by: 1)
     }
     let first = DemoPicture.first.image(width: canvas.pixelWidth, height: canvas.pixelHeight)
     let second = DemoPicture.second.image(width: canvas.pixelWidth, height: canvas.pixelHeight)
     // The container is the image in points (at most a pixel larger than
     // 390×844 pt), so pictures and layers share one pixel grid.
     let width = Double(canvas.pixelWidth) / scale, height = Double(canvas.pixelHeight) / scale
-    for style in TransitionStyle.allCases where only?.contains(style.rawValue) ?? true {
+    for style in chosenStyles {
       let transition: Transition
       do throws(TransitionError) {
         transition = try Transition(
@@ -105,6 +103,7 @@ struct DemoCommand: SleetCommand {
         style.rawValue, frames: scene.render(times: times), times: times, fps: fps, into: folder, output: output,
         clock: effectClock)
       entries.append(Entry(name: style.rawValue, caption: caption(style, transition: transition)))
+      progress.advance(by: 1)
 
       effectClock = Stopwatch()
       var clocks: [Double] = []
@@ -126,6 +125,7 @@ struct DemoCommand: SleetCommand {
           caption:
             "\(style.rawValue), interactive (\(style.finishRule == .pastHalf ? "finishes when p > 0.5" : "finishes when p > 0.5 or the finger moves forward")): an edge pan released at 40 % while moving back cancels; one released at 70 % finishes"
         ))
+      progress.advance(by: 1)
     }
     let index = folder + "/index.html"
     do throws(FileOutputError) {
@@ -133,6 +133,7 @@ struct DemoCommand: SleetCommand {
     } catch {
       throw .failure(error.description)
     }
+    progress.finish()
     output.print("wrote \(index)")
     output.print(
       "demo: \(entries.count) effects, \(canvas.pixelWidth)×\(canvas.pixelHeight) px at \(fps) fps, in \(clock.elapsedText)"

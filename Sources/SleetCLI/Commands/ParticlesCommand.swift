@@ -78,13 +78,16 @@ func checkSupported(_ time: Double, by system: ParticleSystem, flag: String) thr
   )
 }
 
-/// The effect named by `--effect`: a built-in preset name, or an effect file
-/// (a path ending in `.json` or containing `/`).
-func loadEffect(_ nameOrPath: String) throws(CommandError) -> Effect {
+/// The effect named by `--effect` (or `label`, e.g. `render`'s positional
+/// EFFECT): a built-in preset name, or an effect file (a path ending in
+/// `.json` or containing `/`). Errors start with `label` (default
+/// `--effect NAME`; none when empty).
+func loadEffect(_ nameOrPath: String, label: String? = nil) throws(CommandError) -> Effect {
   do throws(EffectFormatError) {
     return try Effect(presetOrFile: nameOrPath)
   } catch {
-    throw .usage("--effect \(nameOrPath): \(error)")
+    let prefix = label ?? "--effect \(nameOrPath)"
+    throw .usage(prefix.isEmpty ? "\(error)" : "\(prefix): \(error)")
   }
 }
 
@@ -127,7 +130,7 @@ struct ParticlesDumpCommand: SleetCommand {
 
   static func run(_ arguments: inout Arguments, output: CommandOutput) throws(CommandError) {
     let options = try ParticlesOptions.parse(&arguments)
-    guard let time = try arguments.double("time") else { throw .usage("missing --time T") }
+    guard let time = try RenderOptions.time(&arguments, "time") else { throw .usage("missing --time T") }
     // Stepping is linear in T / DT; cap it like `stats` caps its rows.
     if let step = options.step, abs(time) / step > 1_000_000 {
       throw .usage("--step: too small for --time (at most 10⁶ steps)")

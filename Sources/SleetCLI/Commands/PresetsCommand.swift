@@ -57,14 +57,23 @@ struct PresetsExportCommand: SleetCommand {
   static func run(_ arguments: inout Arguments, output: CommandOutput) throws(CommandError) {
     var values: [String: Double] = [:]
     if let width = try arguments.double("width") { values["width"] = width }
-    while let raw = try arguments.option("parameter") {
+    let widthFlag = values["width"] != nil
+    for raw in try arguments.options("parameter") {
       let parts = raw.split(separator: "=", maxSplits: 1).map(String.init)
       guard parts.count == 2, !parts[0].isEmpty, let v = Double(parts[1]), v.isFinite else {
         throw .usage("--parameter: expected NAME=VALUE with a finite number, got '\(raw)'")
       }
+      // A second value would silently replace the first.
+      guard values[parts[0]] == nil else {
+        throw .usage(
+          parts[0] == "width" && widthFlag
+            ? "--width and --parameter width: the width is set twice; give it once"
+            : "--parameter \(parts[0]) given twice; give each parameter once")
+      }
       values[parts[0]] = v
     }
     let out = try arguments.option("out")
+    if let out { try OutputPaths.checkParentFolder(out, flag: "--out") }
     guard let name = arguments.positional() else { throw .usage("missing the preset NAME") }
     try arguments.finish()
     let effect: Effect

@@ -28,52 +28,87 @@ struct RenderCommand: SleetCommand {
     An effect's "width"/"height" parameters are set to the --size, and "x"/"y"
     to its centre, so presets fill the frame (see docs/effect-format.md).
 
+    Default times show the effect in full swing, by one rule computed from
+    the effect (docs/rendering.md, "Default times"; 'sleet validate FILE.json'
+    prints them): a steady effect (one that keeps emitting) from the moment
+    every particle alive was born after emission began (snow: 60 s), for 3 s;
+    a burst a third of the way from its first birth to its last death, and
+    from the first birth to the last death (at most 10 s) for an animation.
+    Flags the output would ignore are errors: --time with an animation,
+    --start, --duration or --fps with a still.
+
     options:
-      --out PATH           where to write (required)
+      --out PATH           where to write (required); its folder must exist
       --seed N             emitter seed, 0…4294967295 (default: the effect's)
-      --duration S         animation length in seconds (default 3); at most
-                           10000 frames in an .apng, 100000 in a folder
+      --duration S         animation length in seconds, in (0, 3600] (default:
+                           see above); at most 10000 frames in an .apng,
+                           100000 in a folder
       --fps F              frames per second, 1…240 (default 30)
-      --start T            time of the first frame in seconds (default 0);
-                           a later start pre-rolls the effect (seeking is
-                           proportional to the live particles, not to T)
-      --time T             time of the still for FILE.png (default 2)
+      --start T            time of the first frame in seconds, ≥ 0 (default:
+                           see above); seeking there costs the live
+                           particles, not T
+      --time T             time of the still for FILE.png, ≥ 0 (default: see
+                           above)
       --size WxH           layer size in points (default 390x844)
-      --scale PX_PER_PT    pixels per point (default 1); the image is
-                           ⌈W·scale⌉ × ⌈H·scale⌉ pixels, at most 8192 a side
+      --scale PX_PER_PT    pixels per point, in (0, 16] (default 1); the image
+                           is ⌈W·scale⌉ × ⌈H·scale⌉ pixels, at least 1 and at
+                           most 8192 a side
       --background RGBA    #RRGGBB, #RRGGBBAA, or r,g,b[,a] with components in
                            [0, 1] (straight alpha); default #000000ff (opaque black)
+
+    Before drawing, the checks of 'sleet validate' run (cells, sprites,
+    particle budget, times); a failure is bad input (exit 2).
     """
 
   static func run(_ arguments: inout Arguments, output: CommandOutput) throws(CommandError) {
     guard let outPath = try arguments.option("out") else { throw .usage("--out FILE.png|FILE.apng|DIR is required") }
     let target = try RenderTarget(outPath)
+    try OutputPaths.checkParentFolder(target.path, flag: "--out")
     let seed = try arguments.option("seed", as: "an integer in 0…4294967295") { UInt32($0) }
-    let duration = try arguments.double("duration") ?? 3
-    guard duration > 0 && duration <= 3600 else {
+    let duration = try arguments.double("duration")
+    if let duration, !(duration > 0 && duration <= 3600) {
       throw .usage("--duration: expected seconds in (0, 3600], got \(duration)")
     }
+    let fpsGiven = arguments.contains("fps")
     let fps = try RenderOptions.fps(&arguments)
-    let start = try arguments.double("start") ?? 0
-    let time = try arguments.double("time") ?? 2
+    let start = try RenderOptions.time(&arguments, "start")
+    let time = try RenderOptions.time(&arguments, "time")
+    // A flag the output would ignore is refused, as 'transition render' does.
+    if target.isStill {
+      for (flag, given) in [("--duration", duration != nil), ("--start", start != nil), ("--fps", fpsGiven)] where given
+      {
+        throw .usage("\(flag) applies to animations (FILE.apng or a folder), not to a still FILE.png")
+      }
+    } else if time != nil {
+      throw .usage("--time chooses a still's time: use it with FILE.png (animations take --start and --duration)")
+    }
     let canvas = try RenderOptions.canvas(&arguments)
     let background = try RenderOptions.background(&arguments)
     guard let name = arguments.positional() else { throw .usage("missing the effect: a preset name or FILE.json") }
     try arguments.finish()
 
-    var effect = try RenderOptions.effect(name, width: canvas.width, height: canvas.height)
+    var effect = try RenderOptions.effect(
+      name, width: canvas.width, height: canvas.height, label: effectFolder(name) == nil ? "" : name)
     if let seed { effect.seed = seed }
+    // Unset times come from the effect: docs/rendering.md, "Default times".
+    let defaults = effect.previewTimes
     let times: [Double]
     switch target {
-    case .still: times = [time]
+    case .still: times = [time ?? defaults.still]
     case .animation, .folder:
-      let count = Swift.max(1, Int((duration * Double(fps)).rounded()))
+      let count = Swift.max(1, Int(((duration ?? defaults.duration) * Double(fps)).rounded()))
       try RenderOutput.checkFrameCount(count, for: target, flags: "--duration × --fps")
-      times = (0..<count).map { start + Double($0) / Double(fps) }
+      let first = start ?? defaults.start
+      times = (0..<count).map { first + Double($0) / Double(fps) }
     }
     let clock = Stopwatch()
-    let scene = ParticleScene(effect: effect, canvas: canvas, background: background, baseDirectory: effectFolder(name))
-    try scene.checkSupported(times, flag: target.isStill ? "--time" : "--start")
+    // The effect reader already resolved relative sprite paths against the
+    // file's folder: no base directory, or they would be resolved twice.
+    var scene = ParticleScene(effect: effect, canvas: canvas, background: background)
+    scene.progress = output.progress
+    try EffectChecks.require(
+      effect, sprites: scene.sprites, times: times,
+      timeFlag: target.isStill ? "--time" : (start == nil ? "the default --start" : "--start"))
     try RenderOutput.write(
       target, times: times, fps: fps, output: output, label: "render"
     ) { (batch: [Double]) throws(CommandError) in try scene.render(times: batch) }
@@ -82,7 +117,7 @@ struct RenderCommand: SleetCommand {
     )
   }
 
-  /// The folder of an effect file (its PNG sprites resolve against it).
+  /// The folder of an effect file, nil for a preset name.
   static func effectFolder(_ argument: String) -> String? {
     guard argument.hasSuffix(".json") || argument.contains("/") else { return nil }
     guard let slash = argument.lastIndex(of: "/") else { return "." }
@@ -153,12 +188,33 @@ enum RenderOptions {
     return scale
   }
 
+  /// A time option (`--time`, `--start`) in seconds, ≥ 0, or nil when absent.
+  static func time(_ arguments: inout Arguments, _ name: String) throws(CommandError) -> Double? {
+    guard let t = try arguments.double(name) else { return nil }
+    guard t >= 0 else {
+      throw .usage(
+        "--\(name): expected seconds ≥ 0 (the effect starts at 0; nothing is alive before), got \(numberText(t))")
+    }
+    return t
+  }
+
+  /// Refuses a canvas less than one pixel on a side (a --scale so small the
+  /// picture would be rounded up from nothing).
+  static func checkAtLeastOnePixel(_ canvas: Canvas, flags: String) throws(CommandError) {
+    guard canvas.width * canvas.pixelsPerPoint >= 1 && canvas.height * canvas.pixelsPerPoint >= 1 else {
+      throw .usage(
+        "\(flags): \(numberText(canvas.width))×\(numberText(canvas.height)) pt at \(numberText(canvas.pixelsPerPoint)) px/pt is less than 1 px on a side; each side must be at least 1 px"
+      )
+    }
+  }
+
   /// `--size WxH` (default 390x844, `x` or `×` between the sides, each in
   /// (0, 100000] points) and `--scale` (default 1), checked so the image is
   /// at most ``Canvas/maximumPixels`` a side.
   static func canvas(_ arguments: inout Arguments, defaultScale: Double = 1) throws(CommandError) -> Canvas {
     let (width, height) = try SizeOption.parse(&arguments, maximum: Canvas.maximumSide) ?? (390, 844)
     let canvas = Canvas(width: width, height: height, pixelsPerPoint: try scale(&arguments, default: defaultScale))
+    try checkAtLeastOnePixel(canvas, flags: "--size × --scale")
     guard canvas.pixelWidth <= Canvas.maximumPixels && canvas.pixelHeight <= Canvas.maximumPixels else {
       throw .usage(
         "--size × --scale: \(canvas.pixelWidth)×\(canvas.pixelHeight) pixels, at most \(Canvas.maximumPixels) a side")
@@ -200,8 +256,9 @@ enum RenderOptions {
 
   /// A preset or effect file with its container parameters set: `width` and
   /// `height` to the layer size, `x` and `y` to its centre (those it has).
-  static func effect(_ name: String, width: Double, height: Double) throws(CommandError) -> Effect {
-    let base = try loadEffect(name)
+  static func effect(_ name: String, width: Double, height: Double, label: String? = nil) throws(CommandError) -> Effect
+  {
+    let base = try loadEffect(name, label: label)
     let known = Set(base.parameters.map(\.name))
     var values: [String: Double] = [:]
     for (key, value) in [("width", width), ("height", height), ("x", width / 2), ("y", height / 2)]
@@ -303,40 +360,16 @@ enum RenderOutput {
 
   /// Creates `path` as a folder unless it already is one.
   /// - Throws: `.usage` naming `flag` when the parent is missing or the path
-  ///   is a file.
+  ///   is a file; `.failure` when the system refuses (permissions, a full or
+  ///   read-only disk), as for any output that cannot be written.
   static func makeFolder(_ path: String, flag: String) throws(CommandError) {
     if mkdir(path, 0o755) == 0 { return }
-    let reason = String(cString: strerror(errno))
+    let code = errno
+    let reason = String(cString: strerror(code))
     var info = stat()
     if stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR { return }
-    throw .usage("\(flag) \(path): cannot create the folder: \(reason)")
-  }
-}
-
-/// Frame progress on stderr, only when stderr is a terminal.
-final class Progress: Sendable {
-  let output: CommandOutput
-  let label: String
-  let total: Int
-  private let done = Mutex(0)
-
-  init(output: CommandOutput, label: String, total: Int) {
-    self.output = output
-    self.label = label
-    self.total = total
-  }
-
-  func advance(by frames: Int) {
-    guard output.errorIsTerminal else { return }
-    let n = done.withLock {
-      $0 += frames; return $0
-    }
-    output.standardError("\r\(label): frame \(n)/\(total)")
-  }
-
-  func finish() {
-    guard output.errorIsTerminal, done.withLock({ $0 }) > 0 else { return }
-    output.standardError("\n")
+    let message = "\(flag) \(path): cannot create the folder: \(reason)"
+    throw code == ENOENT || code == ENOTDIR || code == EEXIST ? .usage(message) : .failure(message)
   }
 }
 
@@ -383,6 +416,9 @@ struct ParticleScene: Sendable {
   var canvas: Canvas
   var background: ColorRGBA
   var sprites: SpriteLibrary
+  /// Where drawn frames and rows are reported (the running command's
+  /// progress line), if anywhere.
+  var progress: ProgressHub?
 
   init(effect: Effect, canvas: Canvas, background: ColorRGBA, baseDirectory: String? = nil) {
     self.effect = effect
@@ -391,28 +427,20 @@ struct ParticleScene: Sendable {
     sprites = SpriteLibrary(pixelsPerPoint: Float(canvas.pixelsPerPoint), baseDirectory: baseDirectory)
   }
 
-  /// Refuses, before any rendering, an effect over the particle budget and a
-  /// frame time the simulation cannot reach exactly, naming `flag`.
-  func checkSupported(_ times: [Double], flag: String) throws(CommandError) {
-    let system: ParticleSystem
-    do throws(ParticleSystemError) {
-      system = try ParticleSystem(effect: effect)
-    } catch {
-      throw .usage(error.description)
-    }
-    for time in times { try SleetCLI.checkSupported(time, by: system, flag: flag) }
-  }
-
   /// The frames at `times` (any order), rendered in parallel: each worker runs
   /// its own simulation over a contiguous run of times, seeking to the first
   /// and advancing through the rest (which gives the same particles as seeking).
-  /// - Throws: `.usage` when the effect exceeds the particle budget, `.failure`
-  ///   when a sprite cannot be loaded.
+  /// - Throws: `.usage` when the effect exceeds the particle budget or a
+  ///   sprite cannot be loaded (bad input, like the checks before rendering).
   func render(times: [Double]) throws(CommandError) -> [RGBAImage] {
     let results = ParallelSlots<RGBAImage>(count: times.count)
     let failure = Mutex<CommandError?>(nil)
     let (effect, canvas, background, sprites) = (effect, canvas, background, sprites)
+    let progress = progress?.progress
+    progress?.setFrameSize(width: canvas.pixelWidth, height: canvas.pixelHeight)
     FrameParallelism.forEachRun(count: times.count) { range, options in
+      var options = options
+      if times.count == 1 { options.progress = progress?.raster }
       let system: ParticleSystem
       do throws(ParticleSystemError) {
         system = try ParticleSystem(effect: effect)
@@ -430,10 +458,11 @@ struct ParticleScene: Sendable {
         do throws(SpriteError) {
           try renderer.render(frame, into: &image, sprites: sprites)
         } catch {
-          failure.withLock { $0 = .failure(error.description) }
+          failure.withLock { $0 = .usage(error.description) }
           return
         }
         results.set(i, image)
+        progress?.frameDrawn()
       }
     }
     if let error = failure.withLock({ $0 }) { throw error }

@@ -29,7 +29,7 @@ struct ShatterPlanCommand: SleetCommand {
     do {
       try CheckerboardPlan.validate(width: size.width, height: size.height, divisor: divisor)
     } catch {
-      throw .usage(error.description)
+      throw .usage(ShatterCommandOptions.message(error))
     }
     let plan = CheckerboardPlan(
       width: size.width, height: size.height, direction: direction, divisor: divisor)
@@ -92,7 +92,17 @@ struct ShatterFrameCommand: SleetCommand {
     let direction = try ShatterCommandOptions.direction(&arguments)
     let divisor = try ShatterCommandOptions.divisor(&arguments)
     guard let time = try arguments.double("time") else { throw .usage("--time is required") }
+    guard time >= 0 else {
+      throw .usage("--time: expected seconds ≥ 0 (the transition starts at 0), got \(numberText(time))")
+    }
     let style = try ShatterCommandOptions.style(&arguments)
+    // Refused like 'sleet transition frame' refuses them: the style would ignore them.
+    if style != .checkerboard, direction != .push {
+      throw .usage("--direction: \(style.rawValue) does not take the direction \(direction.rawValue); it takes push")
+    }
+    if style == .checkerboard, arguments.contains("seed") {
+      throw .usage("--seed: seed does not apply to checkerboard (it has no randomness)")
+    }
     let seed = try arguments.option("seed", as: "an unsigned 64-bit integer") { UInt64($0) } ?? 0
     let backend = try ShatterCommandOptions.backend(&arguments)
     let json = try arguments.flag("json")
@@ -100,7 +110,7 @@ struct ShatterFrameCommand: SleetCommand {
     do {
       try ShatterTransition.validate(style: style, width: size.width, height: size.height, divisor: divisor)
     } catch {
-      throw .usage(error.description)
+      throw .usage(ShatterCommandOptions.message(error))
     }
     let transition = ShatterTransition(
       style: style, width: size.width, height: size.height, direction: direction, divisor: divisor,
@@ -175,6 +185,16 @@ enum ShatterCommandOptions {
     let d = try arguments.int("divisor") ?? CheckerboardPlan.defaultDivisor
     guard d >= 1 else { throw .usage("--divisor must be at least 1, got \(d)") }
     return d
+  }
+
+  /// A plan error prefixed by the flag that caused it: `--size` for the
+  /// container, `--divisor` for the tiling.
+  static func message(_ error: ShatterPlanError) -> String {
+    switch error {
+    case .invalidSize: "--size: \(error.description)"
+    case .invalidDivisor, .tooManyTiles: "--divisor: \(error.description)"
+    case .invalidTiming: error.description
+    }
   }
 }
 

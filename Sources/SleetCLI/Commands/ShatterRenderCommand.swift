@@ -28,7 +28,7 @@ struct ShatterRenderCommand: SleetCommand {
       --direction D        push (default) or pop (checkerboard only)
       --seed N             seed of explode and glassBreak (default 0)
       --divisor N          tiles across the width (glass break: N×N; default 10)
-      --fps F              frames per second, 1…240 (default 30)
+      --fps F              frames per second, 1…240 (default 30; animations only)
       --time T             time of the still for FILE.png, in seconds
       --hold S             seconds of the final picture after the end (default 0)
     """
@@ -41,10 +41,9 @@ struct ShatterRenderCommand: SleetCommand {
 
   /// Reads a picture given by `flag`; an unreadable or invalid file is a usage error naming both.
   static func readPicture(_ path: String, flag: String) throws(CommandError) -> RGBAImage {
-    do throws(ImageFileError) {
-      return try PNGFile.read(path: path)
-    } catch {
-      throw .usage("\(flag): \(error.description)")
-    }
+    try InputFiles.readPicture(path, flag: flag)
   }
+
+  /// Everything 'transition render' accepts (this help lists the shatter ones).
+  static var optionNames: Set<String> { TransitionRenderCommand.optionNames }
 }

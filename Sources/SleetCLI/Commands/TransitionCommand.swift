@@ -75,7 +75,7 @@ enum TransitionCommandOptions {
     let progress = try arguments.double("progress")
     if time != nil && progress != nil { throw .usage("--time and --progress: give one, not both") }
     if let time {
-      guard time >= 0 else { throw .usage("--time: expected seconds ≥ 0, got \(time)") }
+      guard time >= 0 else { throw .usage("--time: expected seconds ≥ 0, got \(numberText(time))") }
       return time
     }
     if let progress {
@@ -240,7 +240,7 @@ struct TransitionRenderCommand: SleetCommand {
       --button x,y,w,h      circleReveal: the button's frame
       --divisor N           checkerboard, explode, glassBreak: tiles across (default 10)
       --seed N              explode, glassBreak: random seed (default 0)
-      --fps F               frames per second, 1…240 (default 30)
+      --fps F               frames per second, 1…240 (default 30; animations only)
       --time T              the still's time in seconds (FILE.png only)
       --progress P          the still's progress in [0, 1] (FILE.png only)
       --hold S              seconds of the final picture after the end, in [0, 60] (default 0)
@@ -259,11 +259,15 @@ struct TransitionRenderCommand: SleetCommand {
     guard let toPath = try arguments.option("to") else { throw .usage("--to B.png is required") }
     guard let outPath = try arguments.option("out") else { throw .usage("--out FILE.png|FILE.apng|DIR is required") }
     let target = try RenderTarget(outPath)
+    try OutputPaths.checkParentFolder(target.path, flag: "--out")
     let direction = try TransitionCommandOptions.direction(&arguments)
     let options = try TransitionCommandOptions.options(&arguments)
     let gesturePath = try arguments.option("gesture")
     let speed = try arguments.double("completion-speed")
     let imagePath = try arguments.option("image")
+    if arguments.contains("fps"), target.isStill {
+      throw .usage("--fps applies to animations (FILE.apng or a folder), not to a still FILE.png")
+    }
     let fps = try RenderOptions.fps(&arguments)
     let hold = try arguments.double("hold")
     if let hold, !(hold >= 0 && hold <= 60) { throw .usage("--hold: expected seconds in [0, 60], got \(hold)") }
@@ -312,7 +316,8 @@ struct TransitionRenderCommand: SleetCommand {
     }
 
     let clock = Stopwatch()
-    let scene = TransitionScene(transition: transition, from: from, to: to, image: image, pixelsPerPoint: 1)
+    let scene = TransitionScene(
+      transition: transition, from: from, to: to, image: image, pixelsPerPoint: 1, progress: output.progress)
     let times: [Double]
     if case .still = target {
       times = [stillTime ?? transition.duration / 2]
@@ -346,6 +351,21 @@ struct TransitionScene: Sendable {
   /// The zoom style's flying image.
   var image: RGBAImage?
   var pixelsPerPoint: Double
+  /// Where drawn frames and rows are reported (the running command's
+  /// progress line), if anywhere.
+  var progress: ProgressHub?
+
+  init(
+    transition: Transition, from: RGBAImage, to: RGBAImage, image: RGBAImage?, pixelsPerPoint: Double,
+    progress: ProgressHub? = nil
+  ) {
+    self.transition = transition
+    self.from = from
+    self.to = to
+    self.image = image
+    self.pixelsPerPoint = pixelsPerPoint
+    self.progress = progress
+  }
 
   /// The frames at `times`, rendered in parallel (one frame buffer per worker).
   func render(times: [Double]) -> [RGBAImage] {
@@ -353,7 +373,11 @@ struct TransitionScene: Sendable {
     let (transition, from, to, image) = (transition, from, to, image)
     let scale = Float(pixelsPerPoint)
     let width = from.width, height = from.height
+    let progress = progress?.progress
+    progress?.setFrameSize(width: width, height: height)
     FrameParallelism.forEachRun(count: times.count) { range, options in
+      var options = options
+      if times.count == 1 { options.progress = progress?.raster }
       let renderer = Renderer(pixelsPerPoint: scale, options: options)
       var frame = transition.makeFrame()
       for i in range {
@@ -361,6 +385,7 @@ struct TransitionScene: Sendable {
         var picture = RGBAImage(width: width, height: height)
         renderer.render(frame, from: from, to: to, image: image, into: &picture)
         results.set(i, picture)
+        progress?.frameDrawn()
       }
     }
     return results.values

@@ -1,23 +1,39 @@
 import SleetKit
 
-/// `sleet validate FILE.json`: reads an effect file strictly.
+/// `sleet validate FILE.json`: reads an effect file strictly and runs every
+/// check `sleet render` runs before drawing.
 struct ValidateCommand: SleetCommand {
   static let path = ["validate"]
-  static let summary = "check an effect file (JSON, format 1) and report the first error"
+  static let summary = "check an effect file (JSON, format 1) as 'sleet render' would, and say what fails"
   static let help = """
-    usage: sleet validate FILE.json
+    usage: sleet validate FILE.json [--time T]
 
     Reads the effect file as every command does (strictly: unknown keys,
     wrong types, non-finite or negative rates, sizes, lifetimes, durations and
-    change times, unknown key paths, missing fields and more than 255 cells
-    are errors) and prints
+    change times, unknown key paths and missing fields are errors; the first
+    is reported with its JSON path, e.g.
+      emitterCells[0].birthRate: must be ≥ 0, got -3)
+    then runs every check 'sleet render' runs before it draws, and reports
+    each:
+      cells       at most 255 cells, sub-cells included
+      sprites     every sprite exists: built in, or a PNG file (relative to
+                  the file's folder) that can be read and decoded
+      particles   the computed peak of live particles (an upper bound) is
+                  within the budget of 4000000
+      times       the default times of 'sleet render' (see docs/rendering.md,
+                  "Default times"), or T, can be simulated exactly
+    A valid file prints
       ok: N cells, M changes
-    or the first error with its JSON path, e.g.
-      emitterCells[0].birthRate: must be ≥ 0, got -3
-    Exit status 0 when the file is valid, 2 when it is not.
+    and one line per check, with the default times; otherwise every failed
+    check is named. Exit status 0 when the file is valid, 2 when it is not.
+
+    options:
+      --time T             also check the time T (seconds, ≥ 0), as
+                           'sleet render FILE.json --time T' would
     """
 
   static func run(_ arguments: inout Arguments, output: CommandOutput) throws(CommandError) {
+    let time = try RenderOptions.time(&arguments, "time")
     guard let file = arguments.positional() else { throw .usage("missing the effect FILE.json") }
     try arguments.finish()
     let effect: Effect
@@ -26,8 +42,27 @@ struct ValidateCommand: SleetCommand {
     } catch {
       throw .usage("\(file): \(error)")
     }
+    let defaults = effect.previewTimes
+    var times = [
+      (defaults.still, "the default --time"), (defaults.start + defaults.duration, "the default animation's end"),
+    ]
+    if let time { times.append((time, "--time")) }
+    // Relative sprite paths are already resolved against the file's folder.
+    let sprites = SpriteLibrary()
+    let checks = EffectChecks.run(effect, sprites: sprites, times: times)
+    let failed = checks.filter { $0.problem != nil }
+    guard failed.isEmpty else {
+      let lines = failed.map { "  \($0.name): \($0.problem!)" }
+      throw .usage(
+        "\(file): \(failed.count) of \(checks.count) checks failed (\(failed.map(\.name).joined(separator: ", ")))\n"
+          + lines.joined(separator: "\n"))
+    }
     let cells = effect.emitter.cellCount
     let changes = effect.changes.count
     output.print("ok: \(cells) \(cells == 1 ? "cell" : "cells"), \(changes) \(changes == 1 ? "change" : "changes")")
+    for check in checks { output.print("  \(check.name): \(check.summary)") }
+    output.print(
+      "  default times (\(defaults.kind.rawValue)): still at \(numberText(defaults.still)) s, animation from \(numberText(defaults.start)) s for \(numberText(defaults.duration)) s"
+    )
   }
 }

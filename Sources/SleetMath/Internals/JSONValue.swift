@@ -89,6 +89,15 @@ package struct JSONParser {
     return value
   }
 
+  /// A byte for a message: `character 'x'` when it is printable ASCII,
+  /// otherwise `byte 0x89`: quoting a control or non-ASCII byte as a
+  /// character would print something invisible, or not text at all.
+  static func describe(_ byte: UInt8) -> String {
+    if (0x21...0x7E).contains(byte) { return "character '\(Character(Unicode.Scalar(byte)))'" }
+    let hex = String(byte, radix: 16, uppercase: true)
+    return "byte 0x\(hex.count == 1 ? "0" : "")\(hex)"
+  }
+
   private mutating func parseValue(depth: Int) throws(JSONSyntaxError) -> JSONValue {
     guard depth < Self.maximumDepth else { throw error("nesting deeper than \(Self.maximumDepth) levels") }
     guard let b = current else { throw error("unexpected end of input, expected a value") }
@@ -104,7 +113,7 @@ package struct JSONParser {
       if b == UInt8(ascii: "N") || b == UInt8(ascii: "I") {
         throw error("NaN and Infinity are not JSON numbers (values must be finite)")
       }
-      throw error("unexpected character '\(Character(Unicode.Scalar(b)))', expected a value")
+      throw error("unexpected \(Self.describe(b)), expected a value")
     }
   }
 
@@ -243,7 +252,11 @@ package struct JSONParser {
           }
           guard let u = Unicode.Scalar(scalar) else { throw error("unpaired surrogate in \\u escape") }
           out.append(contentsOf: Array(String(Character(u)).utf8))
-        default: throw error("invalid escape '\\\(Character(Unicode.Scalar(e)))'")
+        default:
+          throw error(
+            (0x21...0x7E).contains(e)
+              ? "invalid escape '\\\(Character(Unicode.Scalar(e)))'"
+              : "invalid escape: '\\' followed by \(Self.describe(e))")
         }
       case 0..<0x20:
         throw error("control character in a string (escape it)")

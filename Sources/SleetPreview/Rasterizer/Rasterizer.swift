@@ -26,15 +26,18 @@ extension Rasterizer {
     guard height > 0 else { return }
     let band = Swift.min(options.bandHeight, height)
     let bands = (height + band - 1) / band
+    let progress = options.progress
     if options.isParallel && bands > 1 {
       DispatchQueue.concurrentPerform(iterations: bands) { index in
         let start = index * band
         body(start..<Swift.min(height, start + band))
+        progress?.add(Swift.min(height, start + band) - start)
       }
     } else {
       for index in 0..<bands {
         let start = index * band
         body(start..<Swift.min(height, start + band))
+        progress?.add(Swift.min(height, start + band) - start)
       }
     }
   }

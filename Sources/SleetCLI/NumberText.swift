@@ -1,0 +1,20 @@
+/// A number for a person to read: `60`, `-1`, `1.5`, `1e-09` as Swift
+/// prints it, and `4.2e15` (two digits) when 10⁶ or more.
+func numberText(_ value: Double) -> String {
+  guard value.isFinite else { return "\(value)" }
+  if abs(value) < 1e6 {
+    return value == value.rounded() ? String(Int64(value)) : "\(value)"
+  }
+  var exponent = 0
+  var mantissa = abs(value)
+  while mantissa >= 10 {
+    mantissa /= 10
+    exponent += 1
+  }
+  var tenths = Int((mantissa * 10).rounded())
+  if tenths == 100 {
+    tenths = 10
+    exponent += 1
+  }
+  return "\(value < 0 ? "-" : "")\(tenths / 10).\(tenths % 10)e\(exponent)"
+}
