@@ -27,15 +27,22 @@ public struct CommandOutput: Sendable {
   public var standardError: @Sendable (String) -> Void
   /// Whether stderr is a terminal (progress is only shown there).
   public var errorIsTerminal: Bool
+  /// Binary data for stdout (`--out -`): throws `.failure` when the write
+  /// fails. By default there is no binary stdout (a failure saying so).
+  public var standardOutputData: @Sendable ([UInt8]) throws(CommandError) -> Void
 
   public init(
     standardOutput: @escaping @Sendable (String) -> Void,
     standardError: @escaping @Sendable (String) -> Void,
-    errorIsTerminal: Bool = false
+    errorIsTerminal: Bool = false,
+    standardOutputData: @escaping @Sendable ([UInt8]) throws(CommandError) -> Void = { _ throws(CommandError) in
+      throw .failure("this output takes no binary data (--out -)")
+    }
   ) {
     self.standardOutput = standardOutput
     self.standardError = standardError
     self.errorIsTerminal = errorIsTerminal
+    self.standardOutputData = standardOutputData
   }
 
   public func print(_ text: String) { standardOutput(text + "\n") }
