@@ -50,10 +50,21 @@ struct Child {
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
     posix_spawn_file_actions_addopen(&actions, 1, self.stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    // Every signal at its default action and none blocked, as from a shell
+    // (the test runner may ignore some, and ignored signals are inherited).
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var all = sigset_t(), none = sigset_t()
+    sigfillset(&all)
+    sigemptyset(&none)
+    posix_spawnattr_setsigdefault(&attributes, &all)
+    posix_spawnattr_setsigmask(&attributes, &none)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
     var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
     defer { for p in argv { free(p) } }
     var pid: pid_t = 0
-    let status = posix_spawn(&pid, arguments[0], &actions, nil, &argv, environ)
+    let status = posix_spawn(&pid, arguments[0], &actions, &attributes, &argv, environ)
     precondition(status == 0, "posix_spawn \(arguments[0]) failed: \(String(cString: strerror(status)))")
     self.pid = pid
   }
