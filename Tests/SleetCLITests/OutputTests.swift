@@ -244,6 +244,15 @@ struct OutputTests {
     }
   }
 
+  @Test func batchesAreBoundedInFramesAndBytes() {
+    let times = (0..<100).map(Double.init)
+    for (width, height, size) in [(20, 20, 32), (390, 844, 32), (780, 1688, 12), (8192, 8192, 1)] {
+      let batches = RenderOutput.batches(times, width: width, height: height)
+      #expect(batches.first?.count == size, "\(width)×\(height)")
+      #expect(Array(batches.joined()) == times)
+    }
+  }
+
   @Test func oneFrameLimitAndOneImageSizeLimitForEveryCommand() throws {
     let folder = makeTemporaryFolder()
     defer { removeTree(folder) }

@@ -72,6 +72,7 @@ struct DemoCommand: SleetCommand {
     try arguments.finish()
     let canvas = Canvas(width: 390, height: 844, pixelsPerPoint: scale)
     try Canvas.checkImageSize(width: canvas.pixelWidth, height: canvas.pixelHeight, flags: "--scale")
+    let size = (width: canvas.pixelWidth, height: canvas.pixelHeight)
     let owns = { (name: String) in fileNames.contains(name) }
     try OutputCheck.checkFolder(
       folder, owns: owns, what: "files of a demo", inputs: [], force: force, flag: "--out")
@@ -88,7 +89,9 @@ struct DemoCommand: SleetCommand {
       let count = Swift.max(1, Int((duration * Double(fps)).rounded()))
       let times = (0..<count).map { start + Double($0) / Double(fps) }
       let scene = ParticleScene(effect: effect, canvas: canvas, background: .black)
-      try write(name, times: times, labels: times, fps: fps, into: folder, output: output, clock: effectClock) {
+      try write(
+        name, times: times, labels: times, size: size, fps: fps, into: folder, output: output, clock: effectClock
+      ) {
         (batch: [Double]) throws(CommandError) in try scene.render(times: batch)
       }
       entries.append(Entry(name: name, caption: effect.summary ?? "the \(name) preset"))
@@ -112,8 +115,10 @@ struct DemoCommand: SleetCommand {
 
       var effectClock = Stopwatch()
       let times = scene.times(fps: fps, hold: 0.5)
-      try write(style.rawValue, times: times, labels: times, fps: fps, into: folder, output: output, clock: effectClock)
-      {
+      try write(
+        style.rawValue, times: times, labels: times, size: size, fps: fps, into: folder, output: output,
+        clock: effectClock
+      ) {
         (batch: [Double]) throws(CommandError) in scene.render(times: batch)
       }
       entries.append(Entry(name: style.rawValue, caption: caption(style, transition: transition)))
@@ -130,7 +135,7 @@ struct DemoCommand: SleetCommand {
         }
       }
       try write(
-        style.rawValue + "-interactive", times: transitionTimes, labels: clocks, fps: fps, into: folder,
+        style.rawValue + "-interactive", times: transitionTimes, labels: clocks, size: size, fps: fps, into: folder,
         output: output, clock: effectClock
       ) { (batch: [Double]) throws(CommandError) in scene.render(times: batch) }
       entries.append(
@@ -209,16 +214,18 @@ struct DemoCommand: SleetCommand {
   /// (``sheetFrames`` of them, captioned with their `labels`), and reports
   /// them.
   static func write(
-    _ name: String, times: [Double], labels: [Double], fps: Int, into folder: String,
-    output: CommandOutput, clock: Stopwatch, render: ([Double]) throws(CommandError) -> [RGBAImage]
+    _ name: String, times: [Double], labels: [Double], size: (width: Int, height: Int), fps: Int,
+    into folder: String, output: CommandOutput, clock: Stopwatch,
+    render: ([Double]) throws(CommandError) -> [RGBAImage]
   ) throws(CommandError) {
     let animation = folder + "/" + name + ".apng"
     let sheetPath = folder + "/" + name + "-sheet.png"
     let picks = sheetIndices(count: times.count)
     var picked: [RGBAImage] = []
     var writer: APNGFileWriter?
-    for start in stride(from: 0, to: times.count, by: RenderOutput.batchSize) {
-      let frames = try render(Array(times[start..<Swift.min(times.count, start + RenderOutput.batchSize)]))
+    var start = 0
+    for batch in RenderOutput.batches(times, width: size.width, height: size.height) {
+      let frames = try render(batch)
       if writer == nil {
         writer = try RenderOutput.imageFile { () throws(ImageFileError) in
           try APNGFileWriter(path: animation, width: frames[0].width, height: frames[0].height)
@@ -229,6 +236,7 @@ struct DemoCommand: SleetCommand {
           contentsOf: frames, delays: Array(repeating: FrameDelay(framesPerSecond: fps), count: frames.count))
       }
       for (i, frame) in frames.enumerated() where picks.contains(start + i) { picked.append(frame) }
+      start += frames.count
     }
     let sheet = ContactSheet(columns: sheetFrames / 2, maximumThumbnailWidth: 100)
       .render(picked, times: picks.map { labels[$0] })

@@ -81,7 +81,8 @@ struct RenderCommand: SleetCommand {
     let scene = ParticleScene(effect: effect, canvas: canvas, background: background, baseDirectory: effectFolder(name))
     try scene.checkSupported(times, flag: target.isStill ? "--time" : "--start")
     try RenderOutput.write(
-      target, times: times, fps: fps, force: force, output: output, label: "render"
+      target, times: times, frameSize: (canvas.pixelWidth, canvas.pixelHeight), fps: fps, force: force,
+      output: output, label: "render"
     ) { (batch: [Double]) throws(CommandError) in try scene.render(times: batch) }
     RenderOutput.report(
       "wrote \(target.displayName) (\(canvas.pixelWidth)×\(canvas.pixelHeight) px, \(times.count) frame\(times.count == 1 ? "" : "s")) in \(clock.elapsedText)",
@@ -284,6 +285,17 @@ enum RenderOutput {
   /// Every output streams batch by batch (an `.apng` through
   /// `APNGFileWriter`), so memory does not grow with the number of frames.
   static let batchSize = 32
+  /// The most bytes of rendered frames in one batch (`RGBAImage` holds 16
+  /// bytes a pixel): large frames come in smaller batches, so memory stays
+  /// bounded by the frame size too (390×844 px: 32 frames, 780×1688: 12).
+  static let batchBytes = 256 << 20
+
+  /// `times` in consecutive batches of at most ``batchSize`` frames and
+  /// ``batchBytes`` bytes of `width × height` frames (at least one frame).
+  static func batches(_ times: [Double], width: Int, height: Int) -> [[Double]] {
+    let size = Swift.max(1, Swift.min(batchSize, batchBytes / Swift.max(1, 16 * width * height)))
+    return stride(from: 0, to: times.count, by: size).map { Array(times[$0..<Swift.min(times.count, $0 + size)]) }
+  }
 
   /// The most frames in one animation or folder. Memory no longer limits it
   /// (see ``batchSize``); time and disk do: 100 000 frames are about an hour
@@ -313,13 +325,11 @@ enum RenderOutput {
   /// - Throws: `.failure` when a file or stdout cannot be written (nothing is
   ///   left under the final name of a file; a folder keeps the frames written).
   static func write(
-    _ target: RenderTarget, times: [Double], fps: Int, force: Bool, output: CommandOutput, label: String,
-    render: ([Double]) throws(CommandError) -> [RGBAImage]
+    _ target: RenderTarget, times: [Double], frameSize: (width: Int, height: Int), fps: Int, force: Bool,
+    output: CommandOutput, label: String, render: ([Double]) throws(CommandError) -> [RGBAImage]
   ) throws(CommandError) {
     let progress = Progress(output: output, label: label, total: times.count)
-    let batches = stride(from: 0, to: times.count, by: batchSize).map {
-      Array(times[$0..<Swift.min(times.count, $0 + batchSize)])
-    }
+    let batches = batches(times, width: frameSize.width, height: frameSize.height)
     let delay = FrameDelay(framesPerSecond: fps)
     switch target {
     case .still(let path):

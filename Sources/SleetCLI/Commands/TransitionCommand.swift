@@ -339,7 +339,10 @@ struct TransitionRenderCommand: SleetCommand {
       times = scene.times(fps: fps, hold: hold ?? 0)
       try RenderOutput.checkFrameCount(times.count, for: target, flags: "--hold × --fps")
     }
-    try RenderOutput.write(target, times: times, fps: fps, force: force, output: output, label: label) {
+    try RenderOutput.write(
+      target, times: times, frameSize: (from.width, from.height), fps: fps, force: force, output: output,
+      label: label
+    ) {
       (batch: [Double]) throws(CommandError) in scene.render(times: batch)
     }
     RenderOutput.report(
