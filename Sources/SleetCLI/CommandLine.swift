@@ -36,15 +36,22 @@ public struct CommandOutput: Sendable {
   var progressInterval = 0.25
   /// The progress line of the running command, for the code that draws.
   let progress = ProgressHub()
+  /// Binary data for stdout (`--out -`): throws `.failure` when the write
+  /// fails. By default there is no binary stdout (a failure saying so).
+  public var standardOutputData: @Sendable ([UInt8]) throws(CommandError) -> Void
 
   public init(
     standardOutput: @escaping @Sendable (String) -> Void,
     standardError: @escaping @Sendable (String) -> Void,
-    errorIsTerminal: Bool = false
+    errorIsTerminal: Bool = false,
+    standardOutputData: @escaping @Sendable ([UInt8]) throws(CommandError) -> Void = { _ throws(CommandError) in
+      throw .failure("this output takes no binary data (--out -)")
+    }
   ) {
     self.standardOutput = standardOutput
     self.standardError = standardError
     self.errorIsTerminal = errorIsTerminal
+    self.standardOutputData = standardOutputData
   }
 
   /// Prints a line on stdout, first erasing a progress line from the

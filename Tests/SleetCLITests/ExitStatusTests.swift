@@ -15,6 +15,9 @@ struct ExitStatusRow: CustomTestStringConvertible, Sendable {
   /// Each case: arguments (`@` stands for the scratch folder) and a part of
   /// the message expected on stderr ("" for none).
   var cases: [([String], String)]
+  /// Run through the `sleet` executable with standard output on /dev/full
+  /// (a failing write cannot happen in-process, where output is a string).
+  var standardOutputIsFull = false
 
   var testDescription: String { situation }
 
@@ -97,14 +100,29 @@ struct ExitStatusRow: CustomTestStringConvertible, Sendable {
         (["presets", "export", "snow", "--out", "@/no/such/snow.json"], "the folder @/no/such does not exist"),
       ]),
     ExitStatusRow(
-      situation: "output cannot be written", status: 1,
+      situation:
+        "output refused (an input, an existing output without --force, a system folder, a folder not writable)",
+      status: 2,
       cases: [
-        // Not even root may create files or folders in /sys.
+        (["render", "likeBurst", "--size", "10x10", "--out", "@/exists.png"], "the file exists; give --force"),
         (
-          ["render", "likeBurst", "--size", "10x10", "--out", "/sys/sleet-exit.png"], "cannot write /sys/sleet-exit.png"
+          ["render", "likeBurst", "--size", "10x10", "--out", "/sys/sleet-exit.png"],
+          "refusing to write under /sys (a system folder)"
         ),
-        (["render", "likeBurst", "--size", "10x10", "--out", "/sys/sleet-exit/"], "cannot create the folder"),
+        (
+          [
+            "transition", "render", "--style", "fade", "--from", "@/exists.png", "--to", "@/exists.png",
+            "--out", "@/exists.png", "--force",
+          ], "--from"
+        ),
       ]),
+    ExitStatusRow(
+      situation: "output cannot be written (disk full, standard output failing)", status: 1,
+      cases: [
+        (["presets", "export", "snow"], "cannot write to standard output"),
+        (["render", "likeBurst", "--size", "10x10", "--out", "-"], "cannot write to standard output"),
+      ],
+      standardOutputIsFull: true),
   ]
 
   /// Writes the files the rows read into `folder`.
@@ -120,6 +138,7 @@ struct ExitStatusRow: CustomTestStringConvertible, Sendable {
       #"{"format": 1, "emitterCells": [{"birthRate": 1, "lifetime": 1, "contents": "empty.png"}]}"#,
       to: folder + "/emptysprite.json")
     writeText("", to: folder + "/empty.png")
+    try PNGFile.write(DemoPicture.first.image(width: 10, height: 10), to: folder + "/exists.png")
   }
 }
 
@@ -133,7 +152,16 @@ struct ExitStatusTests {
     defer { removeTree(folder) }
     try ExitStatusRow.prepare(folder)
     for (arguments, message) in row.cases {
-      let r = runSleet(arguments.map { $0.replacingOccurrences(of: "@", with: folder) })
+      let words = arguments.map { $0.replacingOccurrences(of: "@", with: folder) }
+      let r: (status: Int32, err: String)
+      if row.standardOutputIsFull {
+        let sleet = try #require(sleetExecutable(), "the sleet executable beside the test bundle")
+        let child = runChild([sleet] + words, folder: folder, stdoutPath: "/dev/full")
+        r = (child.termination == .exited(1) ? 1 : -1, child.err)
+      } else {
+        let result = runSleet(words)
+        r = (result.status, result.err)
+      }
       #expect(r.status == row.status, "\(arguments): \(r.err)")
       if message.isEmpty {
         #expect(r.err.isEmpty, "\(arguments): \(r.err)")

@@ -73,7 +73,9 @@ struct MessagesTests {
       }
     }
     #expect(
-      RenderCommand.optionNames == ["out", "seed", "duration", "fps", "start", "time", "size", "scale", "background"])
+      RenderCommand.optionNames == [
+        "out", "force", "seed", "duration", "fps", "start", "time", "size", "scale", "background",
+      ])
     #expect(ShatterRenderCommand.optionNames == TransitionRenderCommand.optionNames)
   }
 

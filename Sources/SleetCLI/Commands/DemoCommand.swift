@@ -6,7 +6,7 @@ struct DemoCommand: SleetCommand {
   static let path = ["demo"]
   static let summary = "render every preset and transition style to APNG + contact sheet, with an index.html"
   static let help = """
-    usage: sleet demo [--out DIR] [--scale PX_PER_PT] [--fps F] [--only NAME,...]
+    usage: sleet demo [--out DIR] [--force] [--scale PX_PER_PT] [--fps F] [--only NAME,...]
 
     Renders every built-in preset and every transition style (slide, fade,
     zoom, window, circleReveal, tilt3D, checkerboard, explode, glassBreak)
@@ -27,6 +27,8 @@ struct DemoCommand: SleetCommand {
     options:
       --out DIR            output folder (default ./sleet-demo; created if its
                            parent exists)
+      --force              when DIR holds files of an earlier demo, remove
+                           them first (without it the demo is refused)
       --scale PX_PER_PT    pixels per point (default 0.5: 195×422 px frames)
       --fps F              frames per second, 1…240 (default 20)
       --only NAME,...      render only these presets / transition styles
@@ -43,6 +45,7 @@ struct DemoCommand: SleetCommand {
 
   static func run(_ arguments: inout Arguments, output: CommandOutput) throws(CommandError) {
     let folder = try arguments.option("out") ?? "./sleet-demo"
+    let force = try arguments.flag("force")
     let scale = try RenderOptions.scale(&arguments, default: 0.5)
     let fps = try RenderOptions.fps(&arguments, default: 20)
     let presets = Effect.presetNames
@@ -59,7 +62,14 @@ struct DemoCommand: SleetCommand {
     try arguments.finish()
     let canvas = Canvas(width: 390, height: 844, pixelsPerPoint: scale)
     try RenderOptions.checkAtLeastOnePixel(canvas, flags: "--scale")
+    try Canvas.checkImageSize(width: canvas.pixelWidth, height: canvas.pixelHeight, flags: "--scale")
+    let size = (width: canvas.pixelWidth, height: canvas.pixelHeight)
+    let owns = { (name: String) in fileNames.contains(name) }
+    try OutputCheck.checkFolder(
+      folder, owns: owns, what: "files of a demo", inputs: [], force: force, flag: "--out")
     try RenderOutput.makeFolder(folder, flag: "--out")
+    if force { try OutputCheck.removeOwnedFiles(in: folder, owns: owns) }
+    FileOutput.removeStaleTemporaries(inFolder: folder, for: owns)
 
     let clock = Stopwatch()
     let chosenStyles = TransitionStyle.allCases.filter { only?.contains($0.rawValue) ?? true }
@@ -75,8 +85,12 @@ struct DemoCommand: SleetCommand {
       let (start, duration) = (effect.previewTimes.start, effect.previewTimes.duration)
       let count = Swift.max(1, Int((duration * Double(fps)).rounded()))
       let times = (0..<count).map { start + Double($0) / Double(fps) }
-      let frames = try ParticleScene(effect: effect, canvas: canvas, background: .black).render(times: times)
-      try write(name, frames: frames, times: times, fps: fps, into: folder, output: output, clock: effectClock)
+      let scene = ParticleScene(effect: effect, canvas: canvas, background: .black)
+      try write(
+        name, times: times, labels: times, size: size, fps: fps, into: folder, output: output, clock: effectClock
+      ) {
+        (batch: [Double]) throws(CommandError) in try scene.render(times: batch)
+      }
       entries.append(Entry(name: name, caption: effect.summary ?? "the \(name) preset"))
       progress.advance(by: 1)
     }
@@ -100,8 +114,11 @@ struct DemoCommand: SleetCommand {
       var effectClock = Stopwatch()
       let times = scene.times(fps: fps, hold: 0.5)
       try write(
-        style.rawValue, frames: scene.render(times: times), times: times, fps: fps, into: folder, output: output,
-        clock: effectClock)
+        style.rawValue, times: times, labels: times, size: size, fps: fps, into: folder, output: output,
+        clock: effectClock
+      ) {
+        (batch: [Double]) throws(CommandError) in scene.render(times: batch)
+      }
       entries.append(Entry(name: style.rawValue, caption: caption(style, transition: transition)))
       progress.advance(by: 1)
 
@@ -117,8 +134,9 @@ struct DemoCommand: SleetCommand {
         }
       }
       try write(
-        style.rawValue + "-interactive", frames: scene.render(times: transitionTimes), times: clocks, fps: fps,
-        into: folder, output: output, clock: effectClock)
+        style.rawValue + "-interactive", times: transitionTimes, labels: clocks, size: size, fps: fps, into: folder,
+        output: output, clock: effectClock
+      ) { (batch: [Double]) throws(CommandError) in scene.render(times: batch) }
       entries.append(
         Entry(
           name: style.rawValue + "-interactive",
@@ -184,25 +202,50 @@ struct DemoCommand: SleetCommand {
     return "\(what) (\(transition.direction.rawValue), \(transition.duration) s)"
   }
 
-  /// Writes `NAME.apng` and `NAME-sheet.png` and reports them.
+  /// Every file a demo writes into its folder (with every preset and style):
+  /// the files `--force` removes first.
+  static let fileNames: Set<String> = {
+    let styles = TransitionStyle.allCases.map(\.rawValue)
+    let names = Effect.presetNames + styles + styles.map { $0 + "-interactive" }
+    return Set(names.flatMap { [$0 + ".apng", $0 + "-sheet.png"] } + ["index.html"])
+  }()
+
+  /// Renders the frames at `times` batch by batch into `NAME.apng` (streamed
+  /// to disk, so memory does not grow with the frames) and `NAME-sheet.png`
+  /// (``sheetFrames`` of them, captioned with their `labels`), and reports
+  /// them.
   static func write(
-    _ name: String, frames: [RGBAImage], times: [Double], fps: Int, into folder: String,
-    output: CommandOutput, clock: Stopwatch
+    _ name: String, times: [Double], labels: [Double], size: (width: Int, height: Int), fps: Int,
+    into folder: String, output: CommandOutput, clock: Stopwatch,
+    render: ([Double]) throws(CommandError) -> [RGBAImage]
   ) throws(CommandError) {
-    var encoder = APNGEncoder(width: frames[0].width, height: frames[0].height)
-    encoder.append(contentsOf: frames, delays: Array(repeating: FrameDelay(framesPerSecond: fps), count: frames.count))
-    let picks = sheetIndices(count: frames.count)
-    let sheet = ContactSheet(columns: sheetFrames / 2, maximumThumbnailWidth: 100)
-      .render(picks.map { frames[$0] }, times: picks.map { times[$0] })
     let animation = folder + "/" + name + ".apng"
     let sheetPath = folder + "/" + name + "-sheet.png"
-    do throws(ImageFileError) {
-      try encoder.write(to: animation)
-      try PNGFile.write(sheet, to: sheetPath)
-    } catch {
-      throw .failure(error.description)
+    let picks = sheetIndices(count: times.count)
+    var picked: [RGBAImage] = []
+    var writer: APNGFileWriter?
+    var start = 0
+    for batch in RenderOutput.batches(times, width: size.width, height: size.height) {
+      let frames = try render(batch)
+      if writer == nil {
+        writer = try RenderOutput.imageFile { () throws(ImageFileError) in
+          try APNGFileWriter(path: animation, width: frames[0].width, height: frames[0].height)
+        }
+      }
+      try RenderOutput.imageFile { () throws(ImageFileError) in
+        try writer!.append(
+          contentsOf: frames, delays: Array(repeating: FrameDelay(framesPerSecond: fps), count: frames.count))
+      }
+      for (i, frame) in frames.enumerated() where picks.contains(start + i) { picked.append(frame) }
+      start += frames.count
     }
-    output.print("wrote \(animation) (\(frames.count) frames) and \(sheetPath) in \(clock.elapsedText)")
+    let sheet = ContactSheet(columns: sheetFrames / 2, maximumThumbnailWidth: 100)
+      .render(picked, times: picks.map { labels[$0] })
+    try RenderOutput.imageFile { () throws(ImageFileError) in
+      try writer!.finish()
+      try PNGFile.write(sheet, to: sheetPath)
+    }
+    output.print("wrote \(animation) (\(times.count) frames) and \(sheetPath) in \(clock.elapsedText)")
   }
 
   /// `sheetFrames` frame indices spread evenly over `count` frames, first and last included.

@@ -42,7 +42,7 @@ struct PresetsExportCommand: SleetCommand {
   static let path = ["presets", "export"]
   static let summary = "print a preset as an effect file (JSON, format 1)"
   static let help = """
-    usage: sleet presets export NAME [--width W] [--parameter NAME=VALUE]... [--out FILE.json]
+    usage: sleet presets export NAME [--width W] [--parameter NAME=VALUE]... [--out FILE.json [--force]]
 
     Prints the preset NAME as a canonical effect file: fixed key order, only
     values that differ from Core Animation's defaults, numbers that read back
@@ -52,6 +52,8 @@ struct PresetsExportCommand: SleetCommand {
       --width W               set the preset's 'width' parameter (e.g. snow: emitter 2·W wide)
       --parameter NAME=VALUE  set any parameter (repeatable); see 'sleet presets list'
       --out FILE.json         write the file (atomically) instead of printing it
+                              (- prints it)
+      --force                 replace an existing FILE.json
     """
 
   static func run(_ arguments: inout Arguments, output: CommandOutput) throws(CommandError) {
@@ -74,6 +76,7 @@ struct PresetsExportCommand: SleetCommand {
     }
     let out = try arguments.option("out")
     if let out { try OutputPaths.checkParentFolder(out, flag: "--out") }
+    let force = try arguments.flag("force")
     guard let name = arguments.positional() else { throw .usage("missing the preset NAME") }
     try arguments.finish()
     let effect: Effect
@@ -86,7 +89,10 @@ struct PresetsExportCommand: SleetCommand {
       }
       throw .usage(error.description)
     }
-    if let out {
+    if let out, out != "-" {
+      try OutputCheck.checkFile(out, inputs: [], force: force, flag: "--out")
+      let (folder, name) = FileOutput.split(out)
+      FileOutput.removeStaleTemporaries(inFolder: folder) { $0 == name }
       do throws(FileOutputError) {
         try effect.writeJSON(toFile: out)
       } catch {

@@ -13,7 +13,7 @@ struct RenderCommand: SleetCommand {
   static let path = ["render"]
   static let summary = "render an effect to a PNG still, an animated PNG or numbered PNG frames"
   static let help = """
-    usage: sleet render EFFECT|FILE.json --out FILE.png|FILE.apng|DIR
+    usage: sleet render EFFECT|FILE.json --out FILE.png|FILE.apng|DIR|-|apng:- [--force]
                         [--seed N] [--duration S] [--fps F] [--start T] [--time T]
                         [--size WxH] [--scale PX_PER_PT] [--background RGBA]
 
@@ -25,6 +25,9 @@ struct RenderCommand: SleetCommand {
       DIR         the same frames as DIR/frame-0000.png, frame-0001.png, …
                   (a path ending in '/' or without a .png/.apng extension;
                   the folder is created if its parent exists)
+      - or png:-  the still on standard output; apng:- the animation
+    An existing output is replaced only with --force (a folder's old
+    frame-*.png files are then removed first); inputs are never written over.
     An effect's "width"/"height" parameters are set to the --size, and "x"/"y"
     to its centre, so presets fill the frame (see docs/effect-format.md).
 
@@ -39,10 +42,10 @@ struct RenderCommand: SleetCommand {
 
     options:
       --out PATH           where to write (required); its folder must exist
+      --force              replace an existing output
       --seed N             emitter seed, 0…4294967295 (default: the effect's)
       --duration S         animation length in seconds, in (0, 3600] (default:
-                           see above); at most 10000 frames in an .apng,
-                           100000 in a folder
+                           see above); at most 100000 frames
       --fps F              frames per second, 1…240 (default 30)
       --start T            time of the first frame in seconds, ≥ 0 (default:
                            see above); seeking there costs the live
@@ -64,6 +67,7 @@ struct RenderCommand: SleetCommand {
     guard let outPath = try arguments.option("out") else { throw .usage("--out FILE.png|FILE.apng|DIR is required") }
     let target = try RenderTarget(outPath)
     try OutputPaths.checkParentFolder(target.path, flag: "--out")
+    let force = try arguments.flag("force")
     let seed = try arguments.option("seed", as: "an integer in 0…4294967295") { UInt32($0) }
     let duration = try arguments.double("duration")
     if let duration, !(duration > 0 && duration <= 3600) {
@@ -90,6 +94,7 @@ struct RenderCommand: SleetCommand {
     var effect = try RenderOptions.effect(
       name, width: canvas.width, height: canvas.height, label: effectFolder(name) == nil ? "" : name)
     if let seed { effect.seed = seed }
+    try OutputCheck.check(target, inputs: inputFiles(name, effect: effect), force: force)
     // Unset times come from the effect: docs/rendering.md, "Default times".
     let defaults = effect.previewTimes
     let times: [Double]
@@ -110,11 +115,36 @@ struct RenderCommand: SleetCommand {
       effect, sprites: scene.sprites, times: times,
       timeFlag: target.isStill ? "--time" : (start == nil ? "the default --start" : "--start"))
     try RenderOutput.write(
-      target, times: times, fps: fps, output: output, label: "render"
+      target, times: times, frameSize: (canvas.pixelWidth, canvas.pixelHeight), fps: fps, force: force,
+      output: output, label: "render"
     ) { (batch: [Double]) throws(CommandError) in try scene.render(times: batch) }
-    output.print(
-      "wrote \(target.path) (\(canvas.pixelWidth)×\(canvas.pixelHeight) px, \(times.count) frame\(times.count == 1 ? "" : "s")) in \(clock.elapsedText)"
-    )
+    RenderOutput.report(
+      "wrote \(target.displayName) (\(canvas.pixelWidth)×\(canvas.pixelHeight) px, \(times.count) frame\(times.count == 1 ? "" : "s")) in \(clock.elapsedText)",
+      for: target, output: output)
+  }
+
+  /// The files a render reads: the effect file (when `argument` is a path)
+  /// and the PNG sprites it names.
+  static func inputFiles(_ argument: String, effect: Effect) -> [InputFile] {
+    guard let folder = effectFolder(argument) else { return [] }
+    var files = [InputFile(flag: "the effect file", path: argument)]
+    func add(_ name: String) {
+      guard name.lowercased().hasSuffix(".png") else { return }
+      // Where SpriteLibrary looks for it.
+      files.append(InputFile(flag: "the sprite", path: name.hasPrefix("/") ? name : folder + "/" + name))
+      files.append(InputFile(flag: "the sprite", path: name))
+    }
+    func visit(_ cells: [EmitterCell]) {
+      for cell in cells {
+        if let contents = cell.contents { add(contents.name) }
+        visit(cell.emitterCells)
+      }
+    }
+    visit(effect.emitter.emitterCells)
+    for change in effect.changes where change.keyPath.hasSuffix(".contents") {
+      if case .string(let name) = change.value { add(name) }
+    }
+    return files
   }
 
   /// The folder of an effect file, nil for a preset name.
@@ -137,6 +167,13 @@ struct Canvas: Sendable {
 
   var pixelWidth: Int { Swift.max(1, Int((width * pixelsPerPoint).rounded(.up))) }
   var pixelHeight: Int { Swift.max(1, Int((height * pixelsPerPoint).rounded(.up))) }
+
+  /// The one image-size limit of every command that renders: at most
+  /// ``maximumPixels`` a side, as a usage error naming `flags`.
+  static func checkImageSize(width: Int, height: Int, flags: String) throws(CommandError) {
+    guard width > maximumPixels || height > maximumPixels else { return }
+    throw .usage("\(flags): \(width)×\(height) pixels, at most \(maximumPixels) a side")
+  }
 }
 
 /// What `--out` names.
@@ -145,8 +182,24 @@ enum RenderTarget: Sendable {
   case animation(String)
   case folder(String)
 
-  /// `.png` → still, `.apng` → animation, a trailing `/` or no extension → folder.
+  /// `.png` → still, `.apng` → animation, a trailing `/` or no extension →
+  /// folder; `-` or `png:-` → a still on standard output, `apng:-` → an
+  /// animation there (both with the path `-`).
   init(_ path: String) throws(CommandError) {
+    switch path {
+    case "-", "png:-":
+      self = .still("-")
+      return
+    case "apng:-":
+      self = .animation("-")
+      return
+    case "":
+      throw .usage("--out: the path is empty")
+    case "-/":
+      throw .usage(
+        "--out -/: standard output takes one file (PNG or APNG), not a folder (for a folder named '-', write ./-/)")
+    default: break
+    }
     let lower = path.lowercased()
     let name = path.split(separator: "/").last.map(String.init) ?? ""
     if lower.hasSuffix(".apng") {
@@ -170,6 +223,17 @@ enum RenderTarget: Sendable {
     if case .still = self { return true }
     return false
   }
+
+  /// Whether the file goes to standard output (`--out -`).
+  var isStandardOutput: Bool {
+    switch self {
+    case .still(let p), .animation(let p): p == "-"
+    case .folder: false
+    }
+  }
+
+  /// The path, or "standard output".
+  var displayName: String { isStandardOutput ? "standard output" : path }
 }
 
 /// Option parsing shared by `sleet render`, `sleet shatter render` and `sleet demo`.
@@ -215,10 +279,7 @@ enum RenderOptions {
     let (width, height) = try SizeOption.parse(&arguments, maximum: Canvas.maximumSide) ?? (390, 844)
     let canvas = Canvas(width: width, height: height, pixelsPerPoint: try scale(&arguments, default: defaultScale))
     try checkAtLeastOnePixel(canvas, flags: "--size × --scale")
-    guard canvas.pixelWidth <= Canvas.maximumPixels && canvas.pixelHeight <= Canvas.maximumPixels else {
-      throw .usage(
-        "--size × --scale: \(canvas.pixelWidth)×\(canvas.pixelHeight) pixels, at most \(Canvas.maximumPixels) a side")
-    }
+    try Canvas.checkImageSize(width: canvas.pixelWidth, height: canvas.pixelHeight, flags: "--size × --scale")
     return canvas
   }
 
@@ -277,85 +338,129 @@ enum RenderOptions {
 enum RenderOutput {
   /// Frames rendered (and compressed) per batch: enough to keep every core
   /// busy, few enough that a long animation never holds all its raw frames.
-  /// (An `.apng` still keeps every compressed frame until it is written: see
-  /// ``maximumAnimationFrames``.)
+  /// Every output streams batch by batch (an `.apng` through
+  /// `APNGFileWriter`), so memory does not grow with the number of frames.
   static let batchSize = 32
+  /// The most bytes of rendered frames in one batch (`RGBAImage` holds 16
+  /// bytes a pixel): large frames come in smaller batches, so memory stays
+  /// bounded by the frame size too (390×844 px: 32 frames, 780×1688: 12).
+  static let batchBytes = 256 << 20
 
-  /// The most frames in one `.apng`. `APNGEncoder` holds every compressed
-  /// frame until the file is written; 10 000 frames of a busy 390×844 effect
-  /// (≈ 100–200 kB each) is already 1–2 GB.
-  static let maximumAnimationFrames = 10_000
-  /// The most frames written to a folder (they go to disk batch by batch).
-  static let maximumFolderFrames = 100_000
+  /// `times` in consecutive batches of at most ``batchSize`` frames and
+  /// ``batchBytes`` bytes of `width × height` frames (at least one frame).
+  static func batches(_ times: [Double], width: Int, height: Int) -> [[Double]] {
+    let size = Swift.max(1, Swift.min(batchSize, batchBytes / Swift.max(1, 16 * width * height)))
+    return stride(from: 0, to: times.count, by: size).map { Array(times[$0..<Swift.min(times.count, $0 + size)]) }
+  }
 
-  /// Refuses more frames than `target` can take, as a usage error naming
+  /// The most frames in one animation or folder. Memory no longer limits it
+  /// (see ``batchSize``); time and disk do: 100 000 frames are about an hour
+  /// of rendering at 390×844 and several GB.
+  static let maximumFrames = 100_000
+
+  /// Refuses more frames than ``maximumFrames``, as a usage error naming
   /// `flags` (the options that set the count).
   static func checkFrameCount(_ count: Int, for target: RenderTarget, flags: String) throws(CommandError) {
-    switch target {
-    case .still: return
-    case .animation:
-      guard count <= maximumAnimationFrames else {
-        throw .usage(
-          "\(flags): \(count) frames, at most \(maximumAnimationFrames) in an .apng (write a folder for more)")
-      }
-    case .folder:
-      guard count <= maximumFolderFrames else {
-        throw .usage("\(flags): \(count) frames, at most \(maximumFolderFrames)")
-      }
-    }
+    guard !target.isStill, count > maximumFrames else { return }
+    throw .usage("\(flags): \(count) frames, at most \(maximumFrames)")
+  }
+
+  /// Prints a line about the output: on stdout, or on stderr when the output
+  /// itself goes to stdout.
+  static func report(_ line: String, for target: RenderTarget, output: CommandOutput) {
+    if target.isStandardOutput { output.printError(line) } else { output.print(line) }
   }
 
   /// Renders `times` through `render` (called with consecutive batches, in
   /// order) and writes a still (the first time), an animation with delays of
-  /// exactly 1/`fps` s, or numbered PNG frames. Progress goes to stderr when
-  /// it is a terminal.
-  /// - Throws: `.usage` for an output folder whose parent is missing,
-  ///   `.failure` when a file cannot be written.
+  /// exactly 1/`fps` s, or numbered PNG frames — to a file through a
+  /// temporary sibling renamed into place at the end, or to stdout. Progress
+  /// goes to stderr when it is a terminal. Call ``OutputCheck/check(_:inputs:force:flag:)``
+  /// first; with `force`, a folder's old `frame-*.png` files are removed
+  /// before the first frame is rendered.
+  /// - Throws: `.failure` when a file or stdout cannot be written (nothing is
+  ///   left under the final name of a file; a folder keeps the frames written).
   static func write(
-    _ target: RenderTarget, times: [Double], fps: Int, output: CommandOutput, label: String,
-    render: ([Double]) throws(CommandError) -> [RGBAImage]
+    _ target: RenderTarget, times: [Double], frameSize: (width: Int, height: Int), fps: Int, force: Bool,
+    output: CommandOutput, label: String, render: ([Double]) throws(CommandError) -> [RGBAImage]
   ) throws(CommandError) {
     let progress = Progress(output: output, label: label, total: times.count)
-    do {
-      switch target {
-      case .still(let path):
-        let image = try render(times).first!
-        try PNGFile.write(image, to: path)
-      case .animation(let path):
-        var encoder: APNGEncoder?
-        for start in stride(from: 0, to: times.count, by: batchSize) {
-          let frames = try render(Array(times[start..<Swift.min(times.count, start + batchSize)]))
-          if encoder == nil { encoder = APNGEncoder(width: frames[0].width, height: frames[0].height) }
-          encoder!.append(
-            contentsOf: frames, delays: Array(repeating: FrameDelay(framesPerSecond: fps), count: frames.count))
-          progress.advance(by: frames.count)
-        }
-        try encoder!.write(to: path)
-      case .folder(let path):
-        try makeFolder(path, flag: "--out")
-        let digits = Swift.max(4, String(times.count - 1).count)
-        for start in stride(from: 0, to: times.count, by: batchSize) {
-          let frames = try render(Array(times[start..<Swift.min(times.count, start + batchSize)]))
-          let encoded = ParallelSlots<[UInt8]>(count: frames.count)
-          DispatchQueue.concurrentPerform(iterations: frames.count) { i in encoded.set(i, PNGFile.encode(frames[i])) }
-          for (i, bytes) in encoded.values.enumerated() {
-            let number = String(start + i)
-            let name = "frame-" + String(repeating: "0", count: Swift.max(0, digits - number.count)) + number + ".png"
-            do throws(FileOutputError) {
-              try FileOutput.atomicWrite(bytes, to: path + "/" + name)
-            } catch {
-              throw ImageFileError.cannotWrite(path: error.path, reason: error.reason)
-            }
-          }
-          progress.advance(by: frames.count)
-        }
+    let batches = batches(times, width: frameSize.width, height: frameSize.height)
+    let delay = FrameDelay(framesPerSecond: fps)
+    switch target {
+    case .still(let path):
+      let image = try render(times).first!
+      if target.isStandardOutput {
+        try output.standardOutputData(PNGFile.encode(image))
+      } else {
+        let (folder, name) = FileOutput.split(path)
+        FileOutput.removeStaleTemporaries(inFolder: folder) { $0 == name }
+        try imageFile { () throws(ImageFileError) in try PNGFile.write(image, to: path) }
       }
-    } catch let error as CommandError {
-      throw error
-    } catch {
-      throw .failure("\(error)")
+    case .animation where target.isStandardOutput:
+      var stream: APNGStreamEncoder?
+      for batch in batches {
+        let frames = try render(batch)
+        if stream == nil {
+          stream = APNGStreamEncoder(width: frames[0].width, height: frames[0].height, frameCount: times.count)
+          try output.standardOutputData(stream!.header())
+        }
+        try output.standardOutputData(
+          stream!.frames(frames, delays: Array(repeating: delay, count: frames.count)))
+        progress.advance(by: frames.count)
+      }
+      try output.standardOutputData(stream!.trailer())
+    case .animation(let path):
+      let (folder, name) = FileOutput.split(path)
+      FileOutput.removeStaleTemporaries(inFolder: folder) { $0 == name }
+      var writer: APNGFileWriter?
+      for batch in batches {
+        let frames = try render(batch)
+        if writer == nil {
+          writer = try imageFile { () throws(ImageFileError) in
+            try APNGFileWriter(path: path, width: frames[0].width, height: frames[0].height)
+          }
+        }
+        try imageFile { () throws(ImageFileError) in
+          try writer!.append(contentsOf: frames, delays: Array(repeating: delay, count: frames.count))
+        }
+        progress.advance(by: frames.count)
+      }
+      try imageFile { () throws(ImageFileError) in try writer!.finish() }
+    case .folder(let path):
+      try makeFolder(path, flag: "--out")
+      if force { try OutputCheck.removeOwnedFiles(in: path, owns: OutputCheck.isFrameName) }
+      FileOutput.removeStaleTemporaries(inFolder: path, for: OutputCheck.isFrameName)
+      let digits = Swift.max(4, String(times.count - 1).count)
+      var start = 0
+      for batch in batches {
+        let frames = try render(batch)
+        let encoded = ParallelSlots<[UInt8]>(count: frames.count)
+        DispatchQueue.concurrentPerform(iterations: frames.count) { i in encoded.set(i, PNGFile.encode(frames[i])) }
+        for (i, bytes) in encoded.values.enumerated() {
+          let number = String(start + i)
+          let name = "frame-" + String(repeating: "0", count: Swift.max(0, digits - number.count)) + number + ".png"
+          do throws(FileOutputError) {
+            try FileOutput.atomicWrite(bytes, to: path + "/" + name)
+          } catch {
+            throw .failure(ImageFileError.cannotWrite(path: error.path, reason: error.reason).description)
+          }
+        }
+        start += frames.count
+        progress.advance(by: frames.count)
+      }
     }
     progress.finish()
+  }
+
+  /// `body`'s result, an image-file error becoming a `.failure` with its
+  /// message.
+  static func imageFile<T>(_ body: () throws(ImageFileError) -> T) throws(CommandError) -> T {
+    do throws(ImageFileError) {
+      return try body()
+    } catch {
+      throw .failure(error.description)
+    }
   }
 
   /// Creates `path` as a folder unless it already is one.

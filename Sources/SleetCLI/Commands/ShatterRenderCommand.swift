@@ -6,7 +6,7 @@ struct ShatterRenderCommand: SleetCommand {
   static let path = ["shatter", "render"]
   static let summary = "render a shatter transition (alias of 'transition render' for the shatter styles)"
   static let help = """
-    usage: sleet shatter render --from A.png --to B.png --out FILE.png|FILE.apng|DIR
+    usage: sleet shatter render --from A.png --to B.png --out FILE.png|FILE.apng|DIR|-|apng:- [--force]
                                 [--style checkerboard|explode|glassBreak]
                                 [--direction push|pop] [--seed N] [--divisor N]
                                 [--fps F] [--time T] [--hold S] [--gesture FILE.json]
@@ -23,7 +23,10 @@ struct ShatterRenderCommand: SleetCommand {
     options:
       --from A.png         the picture shown first (required)
       --to B.png           the picture shown at the end (required)
-      --out PATH           where to write (required)
+      --out PATH           where to write (required; - or png:- for a still
+                           on standard output, apng:- for the animation)
+      --force              replace an existing output (a folder's old
+                           frame-*.png files are removed first)
       --style S            checkerboard (default), explode or glassBreak
       --direction D        push (default) or pop (checkerboard only)
       --seed N             seed of explode and glassBreak (default 0)

@@ -199,7 +199,8 @@ struct TransitionRenderCommand: SleetCommand {
   static let path = ["transition", "render"]
   static let summary = "render a transition (any style) between two PNG pictures to PNG, APNG or frames"
   static let help = """
-    usage: sleet transition render --style NAME --from A.png --to B.png --out FILE.png|FILE.apng|DIR
+    usage: sleet transition render --style NAME --from A.png --to B.png --out FILE.png|FILE.apng|DIR|-|apng:-
+                                   [--force]
                                    [--direction D] [--gesture FILE.json] [--completion-speed S]
                                    [--image IMG.png] [--image-rect x,y,w,h --target-rect x,y,w,h]
                                    [--button x,y,w,h] [--divisor N] [--seed N]
@@ -212,6 +213,9 @@ struct TransitionRenderCommand: SleetCommand {
       FILE.apng   the whole transition from t = 0 to its end (+ --hold) at
                   --fps, loop forever
       DIR         the same frames as DIR/frame-0000.png, …
+      - or png:-  the still on standard output; apng:- the animation
+    An existing output is replaced only with --force (a folder's old
+    frame-*.png files are then removed first); inputs are never written over.
 
     With --gesture, an interactive transition (UIPercentDrivenInteractiveTransition)
     follows a recorded edge pan instead of the clock: progress = translation / W
@@ -228,6 +232,7 @@ struct TransitionRenderCommand: SleetCommand {
       --from A.png          the picture shown first (required)
       --to B.png            the picture shown at the end (required)
       --out PATH            where to write (required)
+      --force               replace an existing output
       --direction D         push, pop, present or dismiss, as the style takes
                             (see 'sleet transition frame --help')
       --gesture FILE.json   drive the transition by a recorded pan (APNG or DIR)
@@ -260,6 +265,7 @@ struct TransitionRenderCommand: SleetCommand {
     guard let outPath = try arguments.option("out") else { throw .usage("--out FILE.png|FILE.apng|DIR is required") }
     let target = try RenderTarget(outPath)
     try OutputPaths.checkParentFolder(target.path, flag: "--out")
+    let force = try arguments.flag("force")
     let direction = try TransitionCommandOptions.direction(&arguments)
     let options = try TransitionCommandOptions.options(&arguments)
     let gesturePath = try arguments.option("gesture")
@@ -287,6 +293,7 @@ struct TransitionRenderCommand: SleetCommand {
         "--from and --to must have the same size: \(fromPath) is \(from.width)×\(from.height), \(toPath) is \(to.width)×\(to.height)"
       )
     }
+    try Canvas.checkImageSize(width: from.width, height: from.height, flags: "--from and --to")
     let transition = try TransitionCommandOptions.transition(
       style: style, direction: direction, width: Double(from.width), height: Double(from.height),
       options: options, sizeFlag: "--from")
@@ -296,6 +303,9 @@ struct TransitionRenderCommand: SleetCommand {
     }
     if hold != nil, target.isStill { throw .usage("--hold applies to animations (FILE.apng or a folder)") }
     try arguments.finish()
+    let inputs = [("--from", fromPath), ("--to", toPath), ("--image", imagePath), ("--gesture", gesturePath)]
+      .compactMap { flag, path in path.map { InputFile(flag: flag, path: $0) } }
+    try OutputCheck.check(target, inputs: inputs, force: force)
 
     var image: RGBAImage?
     if style == .zoom {
@@ -327,19 +337,22 @@ struct TransitionRenderCommand: SleetCommand {
       let clocks = replay.clocks(fps: fps, hold: hold ?? 0)
       try RenderOutput.checkFrameCount(clocks.count, for: target, flags: "--gesture × --fps")
       times = clocks.map(replay.transitionTime(at:))
-      output.print(
-        "gesture: released at progress \(JSONNumber(replay.progress(at: gesture.endTime))), velocity \(JSONNumber(gesture.velocity)) pt/s: \(replay.finishes ? "finishes" : "cancels")"
-      )
+      RenderOutput.report(
+        "gesture: released at progress \(JSONNumber(replay.progress(at: gesture.endTime))), velocity \(JSONNumber(gesture.velocity)) pt/s: \(replay.finishes ? "finishes" : "cancels")",
+        for: target, output: output)
     } else {
       times = scene.times(fps: fps, hold: hold ?? 0)
       try RenderOutput.checkFrameCount(times.count, for: target, flags: "--hold × --fps")
     }
-    try RenderOutput.write(target, times: times, fps: fps, output: output, label: label) {
+    try RenderOutput.write(
+      target, times: times, frameSize: (from.width, from.height), fps: fps, force: force, output: output,
+      label: label
+    ) {
       (batch: [Double]) throws(CommandError) in scene.render(times: batch)
     }
-    output.print(
-      "wrote \(target.path) (\(style.rawValue) \(transition.direction.rawValue), \(from.width)×\(from.height) px, \(times.count) frame\(times.count == 1 ? "" : "s")) in \(clock.elapsedText)"
-    )
+    RenderOutput.report(
+      "wrote \(target.displayName) (\(style.rawValue) \(transition.direction.rawValue), \(from.width)×\(from.height) px, \(times.count) frame\(times.count == 1 ? "" : "s")) in \(clock.elapsedText)",
+      for: target, output: output)
   }
 }
 

@@ -1,5 +1,3 @@
-import Dispatch
-
 /// An animated PNG (APNG 1.0) encoder, written by hand because Debian's libpng
 /// has no APNG support.
 ///
@@ -11,7 +9,8 @@ import Dispatch
 /// sequence-number counter starting at 0. Every chunk carries its CRC-32.
 ///
 /// Frames are filtered and deflated as they are appended, so the encoder holds
-/// only compressed data.
+/// only compressed data — but all of it: to write an animation of any length
+/// in constant memory, use ``APNGFileWriter`` (same bytes, streamed to disk).
 public struct APNGEncoder: Sendable {
   /// Canvas size in pixels; every frame has this size.
   public let width: Int
@@ -62,17 +61,8 @@ public struct APNGEncoder: Sendable {
   /// - Complexity: O(total pixels) work.
   public mutating func append(contentsOf images: [RGBAImage], delays: [FrameDelay]) {
     precondition(delays.count == images.count, "APNGEncoder.append: \(images.count) frames, \(delays.count) delays")
-    for image in images {
-      precondition(
-        image.width == width && image.height == height,
-        "APNGEncoder.append: frame is \(image.width)×\(image.height), canvas is \(width)×\(height)")
-    }
-    let results = _ParallelResults(count: images.count)
-    let (w, h, level) = (width, height, compressionLevel)
-    DispatchQueue.concurrentPerform(iterations: images.count) { i in
-      results.set(i, _PNG.compressedScanlines(images[i].straightRGBA8(), width: w, height: h, level: level))
-    }
-    for (i, data) in results.values.enumerated() { _frames.append((delays[i], data)) }
+    let compressed = _PNG.compressedFrames(images, width: width, height: height, level: compressionLevel)
+    for (i, data) in compressed.enumerated() { _frames.append((delays[i], data)) }
   }
 
   /// The complete file.
@@ -80,38 +70,12 @@ public struct APNGEncoder: Sendable {
   /// - Complexity: O(compressed size).
   public func encoded() -> [UInt8] {
     precondition(!_frames.isEmpty, "APNGEncoder: an animation needs at least one frame")
-    var out = _PNG.signature
-    _PNG.appendChunk("IHDR", _PNG.header(width: width, height: height), to: &out)
-    _PNG.appendChunk("sRGB", [0], to: &out)
-    var animation: [UInt8] = []
-    _PNG.appendUInt32(UInt32(_frames.count), to: &animation)
-    _PNG.appendUInt32(loopCount, to: &animation)
-    _PNG.appendChunk("acTL", animation, to: &out)
-    var sequence: UInt32 = 0
-    for (index, frame) in _frames.enumerated() {
-      var control: [UInt8] = []
-      _PNG.appendUInt32(sequence, to: &control)
-      _PNG.appendUInt32(UInt32(width), to: &control)
-      _PNG.appendUInt32(UInt32(height), to: &control)
-      _PNG.appendUInt32(0, to: &control)  // x offset
-      _PNG.appendUInt32(0, to: &control)  // y offset
-      _PNG.appendUInt16(frame.delay.numerator, to: &control)
-      _PNG.appendUInt16(frame.delay.denominator, to: &control)
-      control += [0, 0]  // dispose_op none, blend_op source
-      _PNG.appendChunk("fcTL", control, to: &out)
-      sequence += 1
-      if index == 0 {
-        _PNG.appendChunk("IDAT", frame.data, to: &out)
-      } else {
-        var data: [UInt8] = []
-        data.reserveCapacity(frame.data.count + 4)
-        _PNG.appendUInt32(sequence, to: &data)
-        data += frame.data
-        _PNG.appendChunk("fdAT", data, to: &out)
-        sequence += 1
-      }
-    }
-    _PNG.appendChunk("IEND", [], to: &out)
+    var stream = APNGStreamEncoder(
+      width: width, height: height, frameCount: _frames.count, loopCount: loopCount,
+      compressionLevel: compressionLevel)
+    var out = stream.header()
+    for frame in _frames { stream.appendChunks(compressed: frame.data, delay: frame.delay, to: &out) }
+    out += stream.trailer()
     return out
   }
 
@@ -119,26 +83,5 @@ public struct APNGEncoder: Sendable {
   /// - Throws: ``ImageFileError/cannotWrite(path:reason:)`` naming `path`.
   public func write(to path: String) throws(ImageFileError) {
     try AtomicFile.write(encoded(), to: path)
-  }
-}
-
-/// Slots that parallel iterations fill, one each.
-private final class _ParallelResults: @unchecked Sendable {
-  // Safe to mark Sendable: iteration i writes only slot i, and `values` is read
-  // after `concurrentPerform` returns.
-  private var slots: UnsafeMutableBufferPointer<[UInt8]>
-
-  init(count: Int) {
-    slots = .allocate(capacity: count)
-    slots.initialize(repeating: [])
-  }
-
-  func set(_ i: Int, _ value: [UInt8]) { slots[i] = value }
-
-  var values: [[UInt8]] { Array(slots) }
-
-  deinit {
-    slots.deinitialize()
-    slots.deallocate()
   }
 }

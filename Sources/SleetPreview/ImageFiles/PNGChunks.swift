@@ -66,8 +66,9 @@ internal enum _PNG {
       filtered.withUnsafeBufferPointer { compress2(dst.baseAddress, &size, $0.baseAddress, uLong($0.count), level) }
     }
     precondition(status == Z_OK, "zlib compress2 failed with status \(status)")
-    out.removeSubrange(Int(size)...)
-    return out
+    // A copy of the exact size: `removeSubrange` would keep the whole
+    // compressBound capacity (≈ the raw frame) alive with every frame.
+    return Array(out[..<Int(size)])
   }
 
   /// Kernel: filters one row five ways into `candidates` (5 × stride bytes)
