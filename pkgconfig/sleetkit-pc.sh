@@ -2,14 +2,16 @@
 # Writes a pkg-config file for SleetKit's C API (libSleetKitC.so and
 # sleetkit.h; docs/c-api.md).
 #
-#   pkgconfig/sleetkit-pc.sh BUILD_DIR
-#       writes BUILD_DIR/sleetkit.pc for the library in that build folder
-#       (e.g. .build/release after `swift build -c release --product SleetKitC`)
-#       and the header in this checkout; then
+#   pkgconfig/sleetkit-pc.sh BUILD_DIR > BUILD_DIR/sleetkit.pc
+#       the file for the library in that build folder (e.g. .build/release
+#       after `swift build -c release --product SleetKitC`) and the header in
+#       this checkout; then
 #       PKG_CONFIG_PATH=BUILD_DIR cc app.c $(pkg-config --cflags --libs sleetkit)
-#   pkgconfig/sleetkit-pc.sh --prefix PREFIX
-#       prints the file for an installation under PREFIX
-#       (PREFIX/lib/libSleetKitC.so, PREFIX/include/sleetkit.h) to stdout.
+#   pkgconfig/sleetkit-pc.sh --prefix PREFIX > PREFIX/lib/pkgconfig/sleetkit.pc
+#       the file for an installation under PREFIX
+#       (PREFIX/lib/libSleetKitC.so, PREFIX/include/sleetkit.h).
+#
+# The file goes to standard output.
 #
 # Libs carry -Wl,-rpath to the library's folder, so programs run without
 # LD_LIBRARY_PATH; the library finds the Swift runtime through its own
@@ -45,7 +47,6 @@ case "${1-}" in
     [ $# -eq 1 ] || { echo "usage: $0 BUILD_DIR" >&2; exit 2; }
     build=$(cd "$1" && pwd)
     [ -f "$build/libSleetKitC.so" ] || echo "sleetkit-pc.sh: warning: no libSleetKitC.so in $build yet" >&2
-    write "$build" "$root/Sources/SleetKitCHeader/include" > "$build/sleetkit.pc"
-    echo "$build/sleetkit.pc"
+    write "$build" "$root/Sources/SleetKitCHeader/include"
     ;;
 esac

@@ -182,7 +182,7 @@ typedef struct sleet_particle_instance {
 } sleet_particle_instance;
 
 /** The `sprite` value meaning "no contents" in a sleet_particle_instance. */
-#define SLEET_NO_SPRITE UINT32_C(0xFFFFFFFF)
+#define SLEET_NO_SPRITE 0xFFFFFFFFu
 
 /**
  * One particle in 32 bytes (SLEET_LAYOUT_COMPACT), no padding, the bits of
@@ -212,7 +212,7 @@ typedef struct sleet_compact_particle_instance {
 } sleet_compact_particle_instance;
 
 /** The `sprite` value meaning "no contents" in a compact instance. */
-#define SLEET_COMPACT_NO_SPRITE UINT16_C(0xFFFF)
+#define SLEET_COMPACT_NO_SPRITE 0xFFFFu
 
 /** The 64-byte instance (sleet_particle_instance) in each frame. */
 #define SLEET_LAYOUT_FULL 0
