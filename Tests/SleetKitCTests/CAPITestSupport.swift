@@ -146,6 +146,20 @@ func buildFolder() -> String {
   URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().path
 }
 
+/// The first of `names` found on PATH, or the last one (whose failure to
+/// run then names it).
+func firstOnPath(_ names: [String]) -> String {
+  let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
+  for name in names where folders.contains(where: { FileManager.default.isExecutableFile(atPath: "\($0)/\(name)") }) {
+    return name
+  }
+  return names.last!
+}
+
+/// The C and C++ compilers: the system's, else the Swift toolchain's clang.
+let cCompiler = firstOnPath(["cc", "clang"])
+let cxxCompiler = firstOnPath(["c++", "clang++"])
+
 /// What a finished process printed (standard output and error, merged)
 /// and its exit status.
 struct ProcessResult {

@@ -50,11 +50,20 @@ struct ForeignCallerTests {
     #expect(version.output == SleetVersion.string + "\n")
     let cflags = flags.output.split(whereSeparator: \.isWhitespace).map(String.init)
 
-    for program in ["snow", "errors"] {
+    // docs/c-api.md's complete example, as the page shows it.
+    let page = try String(contentsOfFile: repositoryPath("docs/c-api.md"), encoding: .utf8)
+    let start = try #require(page.range(of: "```c\n"))
+    let end = try #require(page.range(of: "```\n", range: start.upperBound..<page.endIndex))
+    try String(page[start.upperBound..<end.lowerBound]).write(
+      toFile: folder + "/example.c", atomically: true, encoding: .utf8)
+
+    for (program, source) in [
+      ("snow", repositoryPath("Tests/SleetKitCTests/c/snow.c")),
+      ("errors", repositoryPath("Tests/SleetKitCTests/c/errors.c")), ("example", folder + "/example.c"),
+    ] {
       let compile = try run(
         [
-          "cc", "-std=c11", "-Wall", "-Wextra", "-Werror", "-pedantic",
-          repositoryPath("Tests/SleetKitCTests/c/\(program).c"),
+          cCompiler, "-std=c11", "-Wall", "-Wextra", "-Werror", "-pedantic", source,
         ]
           + cflags + ["-lm", "-o", "\(folder)/\(program)"])
       #expect(compile.status == 0, "\(program).c: \(compile.output)")
@@ -62,7 +71,7 @@ struct ForeignCallerTests {
     // The header is C++ too.
     let cxx = try run(
       [
-        "c++", "-std=c++11", "-Wall", "-Wextra", "-Werror", "-pedantic", "-fsyntax-only", "-x", "c++",
+        cxxCompiler, "-std=c++11", "-Wall", "-Wextra", "-Werror", "-pedantic", "-fsyntax-only", "-x", "c++",
         repositoryPath("Sources/SleetKitCHeader/include/sleetkit.h"),
       ])
     #expect(cxx.status == 0, "\(cxx.output)")
@@ -72,6 +81,10 @@ struct ForeignCallerTests {
     #expect(snow.status == 0, "\(snow.output)")
     #expect(snow.output.hasPrefix("SleetKit \(SleetVersion.string)\n"), "\(snow.output)")
     try Self.compareSnow(folder, prefix: "c")
+
+    let example = try run(["\(folder)/example", snowFile])
+    #expect(example.status == 0, "\(example.output)")
+    #expect(example.output.contains("checkerboard at 1.2 s: 221 layers"), "\(example.output)")
 
     let errors = try run(["\(folder)/errors", snowFile])
     #expect(errors.status == 0 && errors.output.hasSuffix("ok\n"), "\(errors.output)")

@@ -315,11 +315,12 @@ sleet_status sleet_system_sprite_count(const sleet_system *system, size_t *out_c
 /**
  * The name of sprite-table entry `index` (the cell's "contents": a built-in
  * sprite name such as "snowflake", or a PNG path). *out_length (may be NULL)
- * is set to the name's length in bytes without the NUL. The name and a NUL
- * are written when `size` > length; otherwise SLEET_ERROR_CAPACITY and ""
- * (when size ≥ 1). `buffer` may be NULL only when `size` is 0 (to ask the
- * length). Errors: NULL_ARGUMENT, INVALID_ARGUMENT (index past the end),
- * CAPACITY. One thread at a time.
+ * is set to the name's length in bytes without the NUL. Size 0 asks for the
+ * length only (SLEET_OK, nothing written; `buffer` may then be NULL).
+ * Otherwise the name and a NUL are written when `size` > length, and when
+ * they do not fit "" is written and SLEET_ERROR_CAPACITY returned. Errors:
+ * NULL_ARGUMENT, INVALID_ARGUMENT (index past the end), CAPACITY. One thread
+ * at a time.
  */
 sleet_status sleet_system_sprite_name(const sleet_system *system, size_t index, char *buffer, size_t size,
                                       size_t *out_length, sleet_error *error);
