@@ -15,6 +15,8 @@ let package = Package(
   name: "SleetKit",
   products: [
     .library(name: "SleetKit", targets: ["SleetKit"]),
+    // The C API (docs/c-api.md): libSleetKitC.so and include/sleetkit.h.
+    .library(name: "SleetKitC", type: .dynamic, targets: ["SleetKitC"]),
     .executable(name: "sleet", targets: ["sleet"]),
     .executable(name: "sleet-bench", targets: ["sleet-bench"]),
   ],
@@ -45,6 +47,18 @@ let package = Package(
     .target(
       name: "SleetKit",
       dependencies: ["SleetMath", "SleetParticles", "SleetShatter", "SleetTransitions", "SleetPreview"],
+      swiftSettings: swiftSettings),
+
+    // MARK: - C API
+    // The header alone (Sources/SleetKitCHeader/include/sleetkit.h): C
+    // programs include it, and SleetKitC imports it so that the compiler
+    // checks every `@c @implementation` function against its declaration.
+    // (No unsafeFlags: the tests compile C programs against it with -Wall
+    // -Wextra -Werror -pedantic instead.)
+    .target(name: "SleetKitCHeader"),
+    .target(
+      name: "SleetKitC",
+      dependencies: ["SleetKitCHeader", "SleetParticles", "SleetShatter", "SleetTransitions"],
       swiftSettings: swiftSettings),
 
     // MARK: - Command-line tools
@@ -108,6 +122,13 @@ let package = Package(
     .testTarget(
       name: "SleetPreviewTests",
       dependencies: ["SleetPreview", "CPNG", "_SleetTestSupport"],
+      swiftSettings: swiftSettings),
+    .testTarget(
+      name: "SleetKitCTests",
+      dependencies: [
+        "SleetKitC", "SleetKitCHeader", "SleetParticles", "SleetShatter", "SleetTransitions", "_SleetTestSupport",
+      ],
+      exclude: ["c", "python"],
       swiftSettings: swiftSettings),
     .testTarget(
       name: "SleetCLITests",
