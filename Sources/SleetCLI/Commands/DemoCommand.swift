@@ -68,6 +68,7 @@ struct DemoCommand: SleetCommand {
     }
     try arguments.finish()
     let canvas = Canvas(width: 390, height: 844, pixelsPerPoint: scale)
+    try canvas.checkSize(flags: "--scale")
     try RenderOutput.makeFolder(folder, flag: "--out")
 
     let clock = Stopwatch()

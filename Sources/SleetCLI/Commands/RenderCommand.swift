@@ -41,6 +41,7 @@ struct RenderCommand: SleetCommand {
       --size WxH           layer size in points (default 390x844)
       --scale PX_PER_PT    pixels per point (default 1); the image is
                            ⌈W·scale⌉ × ⌈H·scale⌉ pixels, at most 8192 a side
+                           and 33554432 in all
       --background RGBA    #RRGGBB, #RRGGBBAA, or r,g,b[,a] with components in
                            [0, 1] (straight alpha); default #000000ff (opaque black)
     """
@@ -95,13 +96,20 @@ struct Canvas: Sendable {
   var width: Double
   var height: Double
   var pixelsPerPoint: Double
-  /// The largest image side accepted, in pixels.
-  static let maximumPixels = 8192
   /// The largest layer side accepted by `--size`, in points.
   static let maximumSide = 100_000.0
 
   var pixelWidth: Int { Swift.max(1, Int((width * pixelsPerPoint).rounded(.up))) }
   var pixelHeight: Int { Swift.max(1, Int((height * pixelsPerPoint).rounded(.up))) }
+
+  /// Refuses a canvas over the image size limits (``SleetLimits/imageSide``,
+  /// ``SleetLimits/imagePixels``: one limit for every command), as a usage
+  /// error naming `flags`.
+  func checkSize(flags: String) throws(CommandError) {
+    if let problem = SleetLimits.imageSizeProblem(width: pixelWidth, height: pixelHeight) {
+      throw .usage("\(flags): \(problem)")
+    }
+  }
 }
 
 /// What `--out` names.
@@ -155,14 +163,11 @@ enum RenderOptions {
 
   /// `--size WxH` (default 390x844, `x` or `×` between the sides, each in
   /// (0, 100000] points) and `--scale` (default 1), checked so the image is
-  /// at most ``Canvas/maximumPixels`` a side.
+  /// within the size limits (``Canvas/checkSize(flags:)``).
   static func canvas(_ arguments: inout Arguments, defaultScale: Double = 1) throws(CommandError) -> Canvas {
     let (width, height) = try SizeOption.parse(&arguments, maximum: Canvas.maximumSide) ?? (390, 844)
     let canvas = Canvas(width: width, height: height, pixelsPerPoint: try scale(&arguments, default: defaultScale))
-    guard canvas.pixelWidth <= Canvas.maximumPixels && canvas.pixelHeight <= Canvas.maximumPixels else {
-      throw .usage(
-        "--size × --scale: \(canvas.pixelWidth)×\(canvas.pixelHeight) pixels, at most \(Canvas.maximumPixels) a side")
-    }
+    try canvas.checkSize(flags: "--size × --scale")
     return canvas
   }
 
@@ -227,9 +232,9 @@ enum RenderOutput {
   /// The most frames in one `.apng`. `APNGEncoder` holds every compressed
   /// frame until the file is written; 10 000 frames of a busy 390×844 effect
   /// (≈ 100–200 kB each) is already 1–2 GB.
-  static let maximumAnimationFrames = 10_000
+  static let maximumAnimationFrames = SleetLimits.animationFrames
   /// The most frames written to a folder (they go to disk batch by batch).
-  static let maximumFolderFrames = 100_000
+  static let maximumFolderFrames = SleetLimits.folderFrames
 
   /// Refuses more frames than `target` can take, as a usage error naming
   /// `flags` (the options that set the count).

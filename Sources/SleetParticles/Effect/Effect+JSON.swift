@@ -47,16 +47,20 @@ extension Effect {
     try self.init(json: Array(text.utf8))
   }
 
-  /// Reads an effect file from disk. Relative `.png` sprite paths in
-  /// `contents` (in cells and in changes) are resolved against the file's
-  /// folder, so the effect can be used from any working directory.
+  /// Reads an effect file from disk, at most ``SleetLimits/jsonFileBytes``
+  /// long. Relative `.png` sprite paths in `contents` (in cells and in
+  /// changes) are resolved against the file's folder, so the effect can be
+  /// used from any working directory.
   /// - Throws: `EffectFormatError` with an empty path when the file cannot
-  ///   be read; otherwise as ``init(json:)-([UInt8])``.
+  ///   be read or is too large; otherwise as ``init(json:)-([UInt8])``.
   public init(contentsOfFile path: String) throws(EffectFormatError) {
-    guard let data = FileManager.default.contents(atPath: path) else {
-      throw EffectFormatError(path: "", reason: "cannot read '\(path)'")
+    let bytes: [UInt8]
+    do throws(InputFileError) {
+      bytes = try InputFile.read(path, limit: SleetLimits.jsonFileBytes)
+    } catch {
+      throw EffectFormatError(path: "", reason: "cannot read '\(path)': \(error.reason(kind: "effect files"))")
     }
-    var effect = try Effect(json: [UInt8](data))
+    var effect = try Effect(json: bytes)
     let folder = (path as NSString).deletingLastPathComponent
     effect.resolveSpritePaths(relativeTo: folder.isEmpty ? "." : folder)
     self = effect
