@@ -34,9 +34,10 @@ enum GestureTarget {
     }
     let transition = transitions[bytes.count % transitions.count]
     let replay = GestureReplay(gesture, extent: transition.width, interaction: InteractiveTransition(transition))
-    // As `sleet transition render` does: the clocks, then the frame limit.
+    // As `sleet transition render` does: the frame count, the limit, the clocks.
+    guard let count = replay.frameCount(fps: 30), count <= SleetLimits.folderFrames else { return }
     let clocks = replay.clocks(fps: 30)
-    guard clocks.count <= SleetLimits.folderFrames else { return }
+    fuzzCheck(clocks.count == count, "frameCount \(count) but \(clocks.count) clocks")
     for clock in clocks {
       let time = replay.transitionTime(at: clock)
       fuzzCheck(
