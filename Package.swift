@@ -84,6 +84,16 @@ let package = Package(
       path: "Benchmarks/CParticleBaseline",
       cSettings: [.unsafeFlags(["-O3"], .when(configuration: .release))]),
 
+    // libFuzzer harness (Fuzz/README.md, docs/reliability.md). Fuzz/run.sh
+    // builds it with `-sanitize=fuzzer,address -parse-as-library -DFUZZING`;
+    // a plain build gives its replay/seed driver, so `swift build` and
+    // `swift test` need no fuzzer flags. In no product.
+    .executableTarget(
+      name: "sleet-fuzz",
+      dependencies: ["SleetCLI", "SleetKit", "CPNG", "_SleetTestSupport"],
+      path: "Fuzz/sleet-fuzz",
+      swiftSettings: swiftSettings),
+
     // MARK: - System libraries (Debian packages; see .ci/run)
     .systemLibrary(
       name: "COpenBLAS",

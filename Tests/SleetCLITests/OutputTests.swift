@@ -262,14 +262,18 @@ struct OutputTests {
       #expect(over.status == 2 && over.err.contains("--duration × --fps: 100800 frames, at most 100000"), "\(over.err)")
     }
     let demo = runSleet(["demo", "--scale", "16", "--out", folder + "/demo"])
-    #expect(demo.status == 2 && demo.err.contains("--scale: 6240×13504 pixels, at most 8192 a side"), "\(demo.err)")
+    #expect(demo.status == 2 && demo.err.contains("--scale: 6240×13504 px: at most 8192 px a side"), "\(demo.err)")
     try PNGFile.write(RGBAImage(width: 8193, height: 1), to: folder + "/wide-a.png")
     try PNGFile.write(RGBAImage(width: 8193, height: 1), to: folder + "/wide-b.png")
     let wide = runSleet([
       "transition", "render", "--style", "fade", "--from", folder + "/wide-a.png", "--to", folder + "/wide-b.png",
       "--out", folder + "/w.png",
     ])
-    #expect(wide.status == 2 && wide.err.contains("--from and --to: 8193×1 pixels, at most 8192 a side"), "\(wide.err)")
+    #expect(
+      wide.status == 2
+        && wide.err.contains(
+          "--from: invalid image \(folder)/wide-a.png: the image is 8193×1 px: at most 8192 px a side"),
+      "\(wide.err)")
     #expect(folderEntries(folder) == ["wide-a.png", "wide-b.png"])
   }
 }

@@ -355,7 +355,9 @@ struct EffectFormatTests {
     let read = try Effect(contentsOfFile: file)
     #expect(read.emitter.emitterCells[0].contents == SpriteReference(folder + "/sprites/flake.png"))
     #expect(read.changes[0].value == .string(folder + "/other.png"))
-    #expect(throws: EffectFormatError(path: "", reason: "cannot read '\(folder)/missing.json'")) {
+    #expect(
+      throws: EffectFormatError(path: "", reason: "cannot read '\(folder)/missing.json': No such file or directory")
+    ) {
       try Effect(contentsOfFile: folder + "/missing.json")
     }
     #expect(throws: FileOutputError.self) { try effect.writeJSON(toFile: folder + "/no/such/dir/x.json") }
@@ -418,7 +420,7 @@ struct EffectFormatTests {
     try Effect.preset(named: "confetti").writeJSON(toFile: file)
     let read = try Effect(presetOrFile: file, parameters: ["width": 100])
     #expect(read.emitter.emitterSize.x == 100)
-    #expect(throws: EffectFormatError(path: "", reason: "cannot read 'nope.json'")) {
+    #expect(throws: EffectFormatError(path: "", reason: "cannot read 'nope.json': No such file or directory")) {
       try Effect(presetOrFile: "nope.json")
     }
   }

@@ -182,10 +182,12 @@ struct ImageFileTests {
   }
 
   @Test func oversizedHeadersAreRefusedBeforeAllocating() throws {
-    for (width, height) in [(UInt32(16385), UInt32(1)), (1, 16385), (1_000_000, 1_000_000)] {
+    #expect(PNGFile.maximumSide == 8192 && SleetLimits.imagePixels == 33_554_432)
+    // A side over 8192, or 8192 × 4097 (over 2²⁵ px although each side is allowed).
+    for (width, height) in [(UInt32(8193), UInt32(1)), (1, 8193), (8192, 4097), (1_000_000, 1_000_000)] {
       #expect(
         throws: ImageFileError.invalidImage(
-          path: "huge.png", reason: "\(width)×\(height) px exceeds 16384 px a side")
+          path: "huge.png", reason: "the image is \(width)×\(height) px: at most 8192 px a side and 33554432 px in all")
       ) {
         try PNGFile.decode(Self.pngClaiming(width: width, height: height), path: "huge.png")
       }
@@ -193,5 +195,26 @@ struct ImageFileTests {
     // The patching itself keeps the file valid: an honest header decodes.
     let honest = try PNGFile.decode(Self.pngClaiming(width: 1, height: 1))
     #expect(honest.width == 1 && honest.straightRGBA8() == [1, 2, 3, 4])
+  }
+}
+
+/// PNG files are untrusted input: read up to SleetLimits.pngFileBytes, and
+/// decoded only within the image size limits (docs/reliability.md, "Limits").
+@Suite("PNG file limits")
+struct PNGFileLimitTests {
+  @Test func pngFilesAreReadUpTo256MiB() throws {
+    let folder = makeTemporaryFolder()
+    defer { removeTree(folder) }
+    let big = folder + "/big.png"
+    let fd = open(big, O_CREAT | O_WRONLY, 0o644)
+    #expect(fd >= 0 && ftruncate(fd, off_t(SleetLimits.pngFileBytes + 1)) == 0)
+    close(fd)
+    #expect(
+      throws: ImageFileError.cannotRead(
+        path: big, reason: "larger than 256 MiB, the limit for PNG files (SleetLimits)")
+    ) { try PNGFile.read(path: big) }
+    #expect(throws: ImageFileError.cannotRead(path: folder, reason: "Is a directory")) {
+      try PNGFile.read(path: folder)
+    }
   }
 }

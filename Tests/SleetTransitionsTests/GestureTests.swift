@@ -356,3 +356,24 @@ struct GestureTests {
     #expect(zip(clocks, clocks.dropFirst()).dropLast().allSatisfy { abs($1 - $0 - 0.02) < 1e-9 })
   }
 }
+
+/// Gesture files are untrusted input: read up to SleetLimits.jsonFileBytes
+/// (docs/reliability.md, "Limits").
+@Suite("gesture file limits")
+struct GestureFileLimitTests {
+  @Test func gestureFilesAreReadUpTo16MiB() throws {
+    let folder = makeTemporaryFolder(prefix: "sleet-gesture")
+    defer { removeTree(folder) }
+    let big = folder + "/big.json"
+    let fd = open(big, O_CREAT | O_WRONLY, 0o644)
+    #expect(fd >= 0 && ftruncate(fd, off_t(SleetLimits.jsonFileBytes + 1)) == 0)
+    close(fd)
+    let tooLarge = #expect(throws: GestureError.self) { _ = try PanGesture(contentsOfFile: big) }
+    #expect(tooLarge == .tooLarge(path: big, limit: 16 << 20))
+    #expect(
+      tooLarge?.description == "cannot read \(big): larger than 16 MiB, the limit for gesture files (SleetLimits)")
+    // A device that never ends stops at the limit.
+    let endless = #expect(throws: GestureError.self) { _ = try PanGesture(contentsOfFile: "/dev/zero") }
+    #expect(endless == .tooLarge(path: "/dev/zero", limit: 16 << 20))
+  }
+}

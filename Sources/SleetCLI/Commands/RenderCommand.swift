@@ -54,8 +54,8 @@ struct RenderCommand: SleetCommand {
                            above)
       --size WxH           layer size in points (default 390x844)
       --scale PX_PER_PT    pixels per point, in (0, 16] (default 1); the image
-                           is ⌈W·scale⌉ × ⌈H·scale⌉ pixels, at least 1 and at
-                           most 8192 a side
+                           is ⌈W·scale⌉ × ⌈H·scale⌉ pixels, at least 1, at most
+                           8192 a side and 33554432 in all
       --background RGBA    #RRGGBB, #RRGGBBAA, or r,g,b[,a] with components in
                            [0, 1] (straight alpha); default #000000ff (opaque black)
 
@@ -160,19 +160,19 @@ struct Canvas: Sendable {
   var width: Double
   var height: Double
   var pixelsPerPoint: Double
-  /// The largest image side accepted, in pixels.
-  static let maximumPixels = 8192
   /// The largest layer side accepted by `--size`, in points.
   static let maximumSide = 100_000.0
 
   var pixelWidth: Int { Swift.max(1, Int((width * pixelsPerPoint).rounded(.up))) }
   var pixelHeight: Int { Swift.max(1, Int((height * pixelsPerPoint).rounded(.up))) }
 
-  /// The one image-size limit of every command that renders: at most
-  /// ``maximumPixels`` a side, as a usage error naming `flags`.
+  /// The one image-size limit of every command that renders
+  /// (``SleetLimits/imageSide``, ``SleetLimits/imagePixels``), as a usage
+  /// error naming `flags`.
   static func checkImageSize(width: Int, height: Int, flags: String) throws(CommandError) {
-    guard width > maximumPixels || height > maximumPixels else { return }
-    throw .usage("\(flags): \(width)×\(height) pixels, at most \(maximumPixels) a side")
+    if let problem = SleetLimits.imageSizeProblem(width: width, height: height) {
+      throw .usage("\(flags): \(problem)")
+    }
   }
 }
 
@@ -274,7 +274,7 @@ enum RenderOptions {
 
   /// `--size WxH` (default 390x844, `x` or `×` between the sides, each in
   /// (0, 100000] points) and `--scale` (default 1), checked so the image is
-  /// at most ``Canvas/maximumPixels`` a side.
+  /// within the size limits (``Canvas/checkImageSize(width:height:flags:)``).
   static func canvas(_ arguments: inout Arguments, defaultScale: Double = 1) throws(CommandError) -> Canvas {
     let (width, height) = try SizeOption.parse(&arguments, maximum: Canvas.maximumSide) ?? (390, 844)
     let canvas = Canvas(width: width, height: height, pixelsPerPoint: try scale(&arguments, default: defaultScale))
@@ -353,10 +353,8 @@ enum RenderOutput {
     return stride(from: 0, to: times.count, by: size).map { Array(times[$0..<Swift.min(times.count, $0 + size)]) }
   }
 
-  /// The most frames in one animation or folder. Memory no longer limits it
-  /// (see ``batchSize``); time and disk do: 100 000 frames are about an hour
-  /// of rendering at 390×844 and several GB.
-  static let maximumFrames = 100_000
+  /// The most frames in one animation or folder (``SleetLimits/frames``).
+  static let maximumFrames = SleetLimits.frames
 
   /// Refuses more frames than ``maximumFrames``, as a usage error naming
   /// `flags` (the options that set the count).

@@ -334,8 +334,13 @@ struct TransitionRenderCommand: SleetCommand {
     } else if let gesture {
       let interaction = InteractiveTransition(transition, completionSpeed: speed ?? 1)
       let replay = GestureReplay(gesture, extent: transition.width, interaction: interaction)
+      // Counted before the clocks are made: a gesture file can span any time.
+      guard let count = replay.frameCount(fps: fps, hold: hold ?? 0) else {
+        throw .usage(
+          "--gesture × --fps: the gesture lasts \(replay.endClock - gesture.startTime) s, too long to render")
+      }
+      try RenderOutput.checkFrameCount(count, for: target, flags: "--gesture × --fps")
       let clocks = replay.clocks(fps: fps, hold: hold ?? 0)
-      try RenderOutput.checkFrameCount(clocks.count, for: target, flags: "--gesture × --fps")
       times = clocks.map(replay.transitionTime(at:))
       RenderOutput.report(
         "gesture: released at progress \(JSONNumber(replay.progress(at: gesture.endTime))), velocity \(JSONNumber(gesture.velocity)) pt/s: \(replay.finishes ? "finishes" : "cancels")",

@@ -38,9 +38,10 @@ package struct JSONSyntaxError: Error, Hashable, Sendable {
 
 /// A strict RFC 8259 parser: no comments, no trailing commas, no NaN or
 /// Infinity, no leading zeros or '+', UTF-8 input, nesting limited to
-/// `maximumDepth` so that hostile files cannot exhaust the stack.
+/// `maximumDepth` (``SleetLimits/jsonNesting``) so that hostile files cannot
+/// exhaust the stack.
 package struct JSONParser {
-  static let maximumDepth = 64
+  static let maximumDepth = SleetLimits.jsonNesting
 
   private let bytes: [UInt8]
   private var index = 0

@@ -47,16 +47,20 @@ extension Effect {
     try self.init(json: Array(text.utf8))
   }
 
-  /// Reads an effect file from disk. Relative `.png` sprite paths in
-  /// `contents` (in cells and in changes) are resolved against the file's
-  /// folder, so the effect can be used from any working directory.
+  /// Reads an effect file from disk, at most ``SleetLimits/jsonFileBytes``
+  /// long. Relative `.png` sprite paths in `contents` (in cells and in
+  /// changes) are resolved against the file's folder, so the effect can be
+  /// used from any working directory.
   /// - Throws: `EffectFormatError` with an empty path when the file cannot
-  ///   be read; otherwise as ``init(json:)-([UInt8])``.
+  ///   be read or is too large; otherwise as ``init(json:)-([UInt8])``.
   public init(contentsOfFile path: String) throws(EffectFormatError) {
-    guard let data = FileManager.default.contents(atPath: path) else {
-      throw EffectFormatError(path: "", reason: "cannot read '\(path)'")
+    let bytes: [UInt8]
+    do throws(InputFileError) {
+      bytes = try InputFile.read(path, limit: SleetLimits.jsonFileBytes)
+    } catch {
+      throw EffectFormatError(path: "", reason: "cannot read '\(path)': \(error.reason(kind: "effect files"))")
     }
-    var effect = try Effect(json: [UInt8](data))
+    var effect = try Effect(json: bytes)
     let folder = (path as NSString).deletingLastPathComponent
     effect.resolveSpritePaths(relativeTo: folder.isEmpty ? "." : folder)
     self = effect
@@ -200,15 +204,27 @@ enum EffectDecoder {
   // MARK: Values
 
   /// A number literal as a finite `Double`, or as the `Double` of a finite
-  /// `Float` parsed straight from the literal when `asFloat`.
+  /// `Float` parsed straight from the literal when `asFloat`. A literal that
+  /// is not zero but rounds to zero (`1e-400`, or `1e-46` for a `Float`) is
+  /// refused rather than read as 0, as `JSONDecoder` refuses it.
   static func number(_ raw: String, asFloat: Bool, path: String) throws(EffectFormatError) -> Double {
     // Safe: the parser only produces valid JSON number literals.
     let d = Double(raw)!
     guard d.isFinite else { throw EffectFormatError(path: path, reason: "must be finite, got \(raw)") }
-    guard asFloat else { return d }
+    // The digits before the exponent: any but 0 makes the literal non-zero.
+    let isZero = !raw.prefix { $0 != "e" && $0 != "E" }.contains { $0 >= "1" && $0 <= "9" }
+    guard asFloat else {
+      guard d != 0 || isZero else {
+        throw EffectFormatError(path: path, reason: "too small: rounds to 0, got \(raw) (write 0)")
+      }
+      return d
+    }
     let f = Float(raw)!
     guard f.isFinite else {
       throw EffectFormatError(path: path, reason: "out of range for a 32-bit float, got \(raw)")
+    }
+    guard f != 0 || isZero else {
+      throw EffectFormatError(path: path, reason: "too small for a 32-bit float: rounds to 0, got \(raw) (write 0)")
     }
     return Double(f)
   }

@@ -1,3 +1,5 @@
+import SleetMath
+
 // The one validation of an effect. Effect files (`Effect(json:)`, `Codable`)
 // and effects built in code (`Effect.init`, `Effect.validate`, and
 // `ParticleSystem.init`) all go through the functions below, so they reject
@@ -14,6 +16,9 @@ public enum EffectValidationError: Error, Hashable, Sendable, CustomStringConver
   /// The effect has more cells, sub-cells included, than
   /// ``Effect/maximumCells``.
   case tooManyCells(Int)
+  /// The effect nests sub-cells deeper than ``SleetLimits/cellDepth``
+  /// levels (a top-level cell is at depth 1); the value is the depth.
+  case cellsTooDeep(Int)
   /// The change at `index` has a bad `field`: a time that is not finite or
   /// is negative, a key path that names nothing or names a timing property,
   /// or a value the property does not take. `index` counts the changes in
@@ -29,6 +34,8 @@ public enum EffectValidationError: Error, Hashable, Sendable, CustomStringConver
       problem.description
     case .tooManyCells(let count):
       "the effect has \(count) cells (sub-cells included); at most \(Effect.maximumCells) are supported"
+    case .cellsTooDeep(let depth):
+      "the effect nests sub-cells \(depth) levels deep; at most \(SleetLimits.cellDepth) are supported"
     case .invalidChange(let index, let field, let reason):
       "changes[\(index)].\(field.rawValue): \(reason)"
     }
@@ -56,6 +63,19 @@ extension Emitter {
   /// The number of cells in the emitter, sub-cells included.
   /// - Complexity: O(cells).
   public var cellCount: Int { emitterCells.reduce(0) { $0 + $1.subtreeCount } }
+
+  /// How deep the cells nest: 0 without cells, 1 with top-level cells only,
+  /// 2 when one of them has sub-cells, ….
+  /// - Complexity: O(cells).
+  public var cellDepth: Int {
+    var depth = 0
+    var level = emitterCells
+    while !level.isEmpty {
+      depth += 1
+      level = level.flatMap(\.emitterCells)
+    }
+    return depth
+  }
 }
 
 extension Effect {
@@ -79,7 +99,8 @@ extension Effect {
   ///   library resolves other names (the simulation never reads them).
   /// - Throws: ``EffectValidationError/invalidDefinition(_:)`` naming the key
   ///   path of the first bad value, then
-  ///   ``EffectValidationError/tooManyCells(_:)``.
+  ///   ``EffectValidationError/tooManyCells(_:)``, then
+  ///   ``EffectValidationError/cellsTooDeep(_:)``.
   /// - Complexity: O(cells × properties).
   public func validate(includingSprites: Bool = true) throws(EffectValidationError) {
     try Effect.validateDefinition(emitter, includingSprites: includingSprites)
@@ -94,6 +115,8 @@ extension Effect {
     }
     let cells = emitter.cellCount
     guard cells <= maximumCells else { throw .tooManyCells(cells) }
+    let depth = emitter.cellDepth
+    guard depth <= SleetLimits.cellDepth else { throw .cellsTooDeep(depth) }
   }
 
   /// Checks the time and key path of the change at `index`: the time is
@@ -157,7 +180,7 @@ extension EffectFormatError {
     switch error {
     case .invalidDefinition(let problem):
       self.init(path: problem.keyPath, reason: problem.reason)
-    case .tooManyCells:
+    case .tooManyCells, .cellsTooDeep:
       self.init(path: "emitterCells", reason: error.description)
     case .invalidChange(let index, let field, let reason):
       self.init(path: "changes[\(index)].\(field.rawValue)", reason: reason)

@@ -1,4 +1,5 @@
 import CPNG
+import SleetMath
 
 /// PNG reading and writing through libpng's simplified API (`png_image`).
 ///
@@ -8,14 +9,16 @@ import CPNG
 /// Reading accepts any PNG libpng reads (palette, grey, 16-bit, with or without
 /// alpha) and converts it to 8-bit RGBA first.
 public enum PNGFile {
-  /// The largest width or height ``decode(_:path:)`` accepts: 16384 px, so a
-  /// decoded image is at most 1 GiB of RGBA (libpng itself allows 10⁶ px a side).
-  public static let maximumSide = 16384
+  /// The largest width or height ``decode(_:path:)`` accepts:
+  /// ``SleetLimits/imageSide`` (libpng itself allows 10⁶ px a side); the
+  /// pixel count is limited too (``SleetLimits/imagePixels``).
+  public static let maximumSide = SleetLimits.imageSide
 
   /// Decodes PNG bytes. `path` only names the source in errors.
   /// - Throws: ``ImageFileError/invalidImage(path:reason:)`` with libpng's message,
-  ///   or when a side exceeds ``maximumSide`` (checked from the header, before
-  ///   any pixel memory is allocated).
+  ///   or when the size exceeds ``SleetLimits/imageSide`` or
+  ///   ``SleetLimits/imagePixels`` (checked from the header, before any pixel
+  ///   memory is allocated).
   /// - Complexity: O(pixels).
   public static func decode(_ bytes: [UInt8], path: String = "<memory>") throws(ImageFileError) -> RGBAImage {
     // libpng keeps reading from `bytes` between begin and finish, so both
@@ -28,10 +31,9 @@ public enum PNGFile {
       }
       let width = Int(image.width), height = Int(image.height)
       // The header is untrusted: refuse before allocating 4·width·height bytes.
-      guard width <= maximumSide, height <= maximumSide else {
+      if let problem = SleetLimits.imageSizeProblem(width: width, height: height) {
         png_image_free(&image)
-        return .failure(
-          .invalidImage(path: path, reason: "\(width)×\(height) px exceeds \(maximumSide) px a side"))
+        return .failure(.invalidImage(path: path, reason: "the image is \(problem)"))
       }
       image.format = _formatRGBA
       var rgba = [UInt8](repeating: 0, count: 4 * width * height)
@@ -49,11 +51,18 @@ public enum PNGFile {
     return RGBAImage(straightRGBA8: rgba, width: width, height: height)
   }
 
-  /// Reads and decodes the PNG file at `path`.
+  /// Reads and decodes the PNG file at `path`, at most
+  /// ``SleetLimits/pngFileBytes`` long.
   /// - Throws: ``ImageFileError`` naming `path`.
   /// - Complexity: O(file size + pixels).
   public static func read(path: String) throws(ImageFileError) -> RGBAImage {
-    try decode(try AtomicFile.read(path: path), path: path)
+    let bytes: [UInt8]
+    do throws(InputFileError) {
+      bytes = try InputFile.read(path, limit: SleetLimits.pngFileBytes)
+    } catch {
+      throw .cannotRead(path: path, reason: error.reason(kind: "PNG files"))
+    }
+    return try decode(bytes, path: path)
   }
 
   /// Encodes `image` as an 8-bit RGBA PNG (libpng's default compression).

@@ -56,15 +56,28 @@ public struct GestureReplay: Hashable, Sendable {
     InteractiveTransition.time(forProgress: progress(at: clock), duration: interaction.duration)
   }
 
+  /// How many clocks ``clocks(fps:hold:)`` returns: ⌈(end − t₀)·fps⌉ + 1,
+  /// or nil when that is not a count (over 2⁵³, or not finite: a gesture
+  /// file can span 10³⁰⁸ s). Check it before asking for the clocks.
+  /// - Precondition: `fps` > 0, `hold` ≥ 0.
+  /// - Complexity: O(1).
+  public func frameCount(fps: Int, hold: Double = 0) -> Int? {
+    precondition(fps > 0 && hold >= 0, "GestureReplay: fps must be positive and hold non-negative")
+    let frames = ((endClock + hold - gesture.startTime) * Double(fps)).rounded(.up) + 1
+    return frames <= 0x1p53 ? Int(frames) : nil
+  }
+
   /// Frame clocks from the first sample to ``endClock`` at `fps`, plus `hold`
   /// seconds of the final state: tₒ + k/fps, the last one clamped to the end.
-  /// - Precondition: `fps` > 0, `hold` ≥ 0.
+  /// - Precondition: `fps` > 0, `hold` ≥ 0, and ``frameCount(fps:hold:)`` is
+  ///   not nil.
   /// - Complexity: O(frames).
   public func clocks(fps: Int, hold: Double = 0) -> [Double] {
-    precondition(fps > 0 && hold >= 0, "GestureReplay.clocks: fps must be positive and hold non-negative")
+    guard let count = frameCount(fps: fps, hold: hold) else {
+      preconditionFailure("GestureReplay.clocks: the gesture spans too long to count its frames (see frameCount)")
+    }
     let start = gesture.startTime
     let end = endClock + hold
-    let count = Int(((end - start) * Double(fps)).rounded(.up)) + 1
     return (0..<count).map { Swift.min(end, start + Double($0) / Double(fps)) }
   }
 }

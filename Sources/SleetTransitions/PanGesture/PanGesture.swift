@@ -93,16 +93,23 @@ public struct PanGesture: Hashable, Sendable {
     try self.init(samples: samples)
   }
 
-  /// Reads a gesture file from disk (the format of ``init(json:)``).
+  /// Reads a gesture file from disk (the format of ``init(json:)``), at most
+  /// ``SleetLimits/jsonFileBytes`` long.
   /// - Throws: ``GestureError/unreadable(path:)`` when the file cannot be
-  ///   read, else as ``init(json:)``.
+  ///   read, ``GestureError/tooLarge(path:limit:)`` past the limit, else as
+  ///   ``init(json:)``.
   /// - Complexity: O(bytes).
   public init(contentsOfFile path: String) throws(GestureError) {
-    var isFolder: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue,
-      let data = FileManager.default.contents(atPath: path)
-    else { throw .unreadable(path: path) }
-    try self.init(json: [UInt8](data))
+    let bytes: [UInt8]
+    do throws(InputFileError) {
+      bytes = try InputFile.read(path, limit: SleetLimits.jsonFileBytes)
+    } catch {
+      switch error {
+      case .unreadable: throw .unreadable(path: path)
+      case .tooLarge(let limit): throw .tooLarge(path: path, limit: limit)
+      }
+    }
+    try self.init(json: bytes)
   }
 
   /// The time of the first sample (the gesture begins).
@@ -139,6 +146,8 @@ public enum GestureError: Error, Hashable, Sendable, CustomStringConvertible {
   case unknownField(String)
   case malformed(String)
   case unreadable(path: String)
+  /// The file is longer than `limit` bytes (``SleetLimits/jsonFileBytes``).
+  case tooLarge(path: String, limit: Int)
 
   public var description: String {
     switch self {
@@ -149,6 +158,8 @@ public enum GestureError: Error, Hashable, Sendable, CustomStringConvertible {
     case .unknownField(let field): "unknown field \(field)"
     case .malformed(let reason): reason
     case .unreadable(let path): "cannot read \(path): no such file, or not a readable file"
+    case .tooLarge(let path, let limit):
+      "cannot read \(path): larger than \(SleetLimits.byteText(limit)), the limit for gesture files (SleetLimits)"
     }
   }
 }

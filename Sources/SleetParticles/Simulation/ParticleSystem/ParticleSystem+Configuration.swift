@@ -75,6 +75,8 @@ public enum ParticleSystemError: Error, Hashable, Sendable, CustomStringConverti
   /// The effect has more cells (sub-cells included) than particle ids can
   /// number: at most ``ParticleSystemError/maximumCells``.
   case tooManyCells(Int)
+  /// The effect nests sub-cells deeper than `SleetLimits.cellDepth` levels.
+  case cellsTooDeep(Int)
   /// The definition has a bad value or cell name (`Emitter.validate()`,
   /// sprite names aside):
   /// NaN or ∞, a negative rate or lifetime, a colour outside [0, 1], sibling
@@ -91,6 +93,8 @@ public enum ParticleSystemError: Error, Hashable, Sendable, CustomStringConverti
       "the effect can have up to \(peak) live particles, over the budget of \(budget)"
     case .tooManyCells(let count):
       "the effect has \(count) cells; at most \(ParticleSystemError.maximumCells) are supported"
+    case .cellsTooDeep(let depth):
+      EffectValidationError.cellsTooDeep(depth).description
     case .invalidDefinition(let problem):
       "invalid effect definition: \(problem)"
     }

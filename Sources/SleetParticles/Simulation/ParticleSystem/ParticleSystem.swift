@@ -85,6 +85,7 @@ public final class ParticleSystem {
       switch error {
       case .invalidDefinition(let problem): throw .invalidDefinition(problem)
       case .tooManyCells(let count): throw .tooManyCells(count)
+      case .cellsTooDeep(let depth): throw .cellsTooDeep(depth)
       case .invalidChange: preconditionFailure("Effect.init validates the changes: \(error)")
       }
     }

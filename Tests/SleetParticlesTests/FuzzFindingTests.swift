@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+
+@testable import SleetParticles
+
+/// Bugs the fuzzer found in the effect reader (Fuzz/run.sh effect-json;
+/// docs/reliability.md), each with the input that showed it. The inputs are
+/// also in Fuzz/regressions/effect-json/, which every fuzz run replays first.
+@Suite("fuzz findings: effect files")
+struct EffectFuzzFindingTests {
+  /// Whether `JSONDecoder` reads `json` as an effect.
+  func decoderAccepts(_ json: String) -> Bool {
+    (try? JSONDecoder().decode(Effect.self, from: Data(json.utf8))) != nil
+  }
+
+  /// crash-fd45c5b8…: the fireworks preset with `"spinRange": 6.2831851e-465`.
+  /// `Effect(json:)` read the literal as 0 while `JSONDecoder` refused the
+  /// file ("not valid JSON"), breaking Effect+Codable's promise that both read
+  /// a file to the same effect. A non-zero literal that rounds to zero is now
+  /// an error naming the value, for `Float` and `Double` fields alike.
+  @Test func aNonZeroLiteralThatRoundsToZeroIsRefused() throws {
+    let spin = #"{"format": 1, "emitterCells": [{"name": "s", "spinRange": 6.2831851e-465}]}"#
+    #expect(
+      formatError(spin)
+        == "emitterCells[0].spinRange: too small for a 32-bit float: rounds to 0, got 6.2831851e-465 (write 0)")
+    #expect(!decoderAccepts(spin))
+    // Underflows a Float but not a Double: refused for a Float property only.
+    let float = #"{"format": 1, "emitterCells": [{"name": "s", "spinRange": 1e-46}]}"#
+    #expect(
+      formatError(float) == "emitterCells[0].spinRange: too small for a 32-bit float: rounds to 0, got 1e-46 (write 0)")
+    #expect(!decoderAccepts(float))
+    let beginTime = #"{"format": 1, "emitterCells": [{"name": "s", "beginTime": 1e-46}]}"#
+    #expect(try Effect(json: beginTime).emitter.emitterCells[0].beginTime == 1e-46)
+    #expect(decoderAccepts(beginTime))
+    let change = #"{"format": 1, "changes": [{"time": 1e-400, "keyPath": "birthRate", "value": 2}]}"#
+    #expect(formatError(change) == "changes[0].time: too small: rounds to 0, got 1e-400 (write 0)")
+    #expect(!decoderAccepts(change))
+    // Zero however written, and subnormals, are values.
+    for literal in ["0", "-0.0", "0e-500", "0.000e999"] {
+      let zero = #"{"format": 1, "emitterCells": [{"name": "s", "spinRange": \#(literal)}]}"#
+      #expect(try Effect(json: zero).emitter.emitterCells[0].spinRange == 0, "\(literal)")
+      #expect(decoderAccepts(zero), "\(literal)")
+    }
+    let subnormal = #"{"format": 1, "emitterCells": [{"name": "s", "spinRange": 1e-40}]}"#
+    #expect(try Effect(json: subnormal).emitter.emitterCells[0].spinRange == Float("1e-40")!)
+    #expect(decoderAccepts(subnormal))
+  }
+}
