@@ -43,7 +43,9 @@ if [[ $target != all && ! " ${targets[*]} " =~ " $target " ]]; then
   exit 2
 fi
 
-scratch=.build-fuzz
+# Absolute paths: the cli target changes its working folder.
+scratch=$PWD/.build-fuzz
+regressions=$PWD/Fuzz/regressions
 configuration=${SLEET_FUZZ_CONFIGURATION:-release}
 nice -n 15 swift build -c "$configuration" --scratch-path "$scratch" --product sleet-fuzz \
   -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING 2>&1 |
@@ -63,7 +65,7 @@ fuzz() {
   shift
   local corpus=$scratch/corpus/$t seeds=$scratch/seeds/$t artifacts=$scratch/artifacts/$t
   local log=$scratch/logs/$t.log dict=$scratch/$t.dict
-  mkdir -p "$corpus" "$artifacts" "$scratch/logs" "Fuzz/regressions/$t"
+  mkdir -p "$corpus" "$artifacts" "$scratch/logs" "$regressions/$t"
   rm -rf "$seeds" && mkdir -p "$seeds"
   SLEET_FUZZ_DRIVER="seeds $t $seeds" "$binary"
   SLEET_FUZZ_DRIVER="dictionary $t" "$binary" >"$dict"
@@ -76,14 +78,14 @@ fuzz() {
   local start=$SECONDS status=0
   SLEET_FUZZ_TARGET=$t nice -n 15 "$binary" -max_total_time="$seconds" -timeout=30 -rss_limit_mb=3072 \
     -print_final_stats=1 -artifact_prefix="$artifacts/" "${dict_flag[@]}" "$@" \
-    "$corpus" "$seeds" "Fuzz/regressions/$t" >"$log" 2>&1 || status=$?
+    "$corpus" "$seeds" "$regressions/$t" >"$log" 2>&1 || status=$?
   local runs
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   local outcome="no crash"
   if [[ $status -ne 0 ]]; then
     outcome="FAILED (status $status): $(grep -m1 -E 'ERROR|invariant failed|Fatal error|deadly signal' "$log" || true)"
   fi
-  echo "$t: ${runs:-?} executions in $((SECONDS - start)) s: $outcome (log: $log)"
+  echo "$t: ${runs:-?} executions in $((SECONDS - start)) s: $outcome (log: ${log#"$PWD/"})"
   return "$status"
 }
 

@@ -11,13 +11,13 @@ import Synchronization
 /// (or none: the words go to the dispatcher as they are). Kept cheap and
 /// contained:
 /// - a command that renders (`render`, `shatter render`, `transition
-///   render`, `demo`) only gets as far as `--help`, so the fuzzer never
-///   renders full frames;
+///   render`, `demo`) gets `--help` right after its words, so the fuzzer
+///   never renders full frames;
 /// - every word that looks like a path (contains '/', or ends in .json,
 ///   .png or .apng) is redirected to a file of that base name in a scratch
 ///   folder that holds fixtures (valid and broken effect files, a gesture,
-///   a PNG, a folder, a link to /dev/zero): the fuzzer reads and writes only
-///   there.
+///   a PNG, a folder, a link to /dev/zero), which is also the working
+///   folder: the fuzzer reads and writes only there.
 ///
 /// Checked: the exit status is 0, 1 or 2; a failure says why on stderr,
 /// prefixed `sleet`; `presets export` to stdout prints an effect file that
@@ -71,6 +71,9 @@ enum CLITarget {
     }
     mkdir(scratch + "/folder.json", 0o755)
     symlink("/dev/zero", scratch + "/zero.json")
+    // Relative paths the redirection lets through (`validate foo`) resolve
+    // there too, never in the folder the fuzzer was started from.
+    chdir(scratch)
   }
 
   /// A path-like word as a name in the scratch folder: its last component,
@@ -91,11 +94,13 @@ enum CLITarget {
   /// `--name=value` with the value redirected, or the word redirected; the
   /// value of `--out` always (it names a file to write).
   static func contained(_ word: String, after previous: String?) -> String {
+    // Checked first: an option's value may itself look like `--name=value`.
+    if previous == "--out" { return redirect(word, always: true) }
     if word.hasPrefix("--"), let eq = word.firstIndex(of: "=") {
       let name = word[..<eq]
       return String(word[...eq]) + redirect(String(word[word.index(after: eq)...]), always: name == "--out")
     }
-    return redirect(word, always: previous == "--out")
+    return redirect(word)
   }
 
   static func run(_ bytes: [UInt8]) {
@@ -106,7 +111,11 @@ enum CLITarget {
       words.append(contained(String(decoding: input.field(), as: UTF8.self), after: words.last ?? command.last))
     }
     var arguments = command + words
-    if rendering.contains(where: { arguments.starts(with: $0) }) { arguments.append("--help") }
+    // `--help` right after the command's words: after a `--` it would be an
+    // argument, and the command would render.
+    if let path = rendering.first(where: { arguments.starts(with: $0) }) {
+      arguments.insert("--help", at: path.count)
+    }
 
     let out = Mutex("")
     let err = Mutex("")
