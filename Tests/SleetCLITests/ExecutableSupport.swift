@@ -39,8 +39,12 @@ struct Child {
 
   /// Starts `arguments` (an absolute program path first) with stdin from
   /// /dev/null, stdout to `stdoutPath` (a capture file in `folder` when nil)
-  /// and stderr to a capture file in `folder`.
-  init(_ arguments: [String], folder: String, stdoutPath: String? = nil) {
+  /// and stderr to a capture file in `folder`; in `workingFolder` when given
+  /// (else the test process's own).
+  init(_ arguments: [String], folder: String, stdoutPath: String? = nil, workingFolder: String? = nil) {
+    // Through coreutils' `env -C` (glibc's posix_spawn_file_actions_addchdir_np
+    // is not visible to Swift without _GNU_SOURCE).
+    let arguments = workingFolder.map { ["/usr/bin/env", "-C", $0] + arguments } ?? arguments
     let id = "\(arguments.count)-\(UInt32.random(in: 0...UInt32.max))"
     self.stdoutPath = stdoutPath ?? folder + "/.stdout-\(id)"
     self.stderrPath = folder + "/.stderr-\(id)"
@@ -86,9 +90,9 @@ struct Child {
 
 /// Runs `arguments` to the end (see ``Child``).
 func runChild(
-  _ arguments: [String], folder: String, stdoutPath: String? = nil
+  _ arguments: [String], folder: String, stdoutPath: String? = nil, workingFolder: String? = nil
 ) -> (termination: Termination, out: [UInt8], err: String) {
-  Child(arguments, folder: folder, stdoutPath: stdoutPath).wait()
+  Child(arguments, folder: folder, stdoutPath: stdoutPath, workingFolder: workingFolder).wait()
 }
 
 /// The words that run a program as an unprivileged user: none when the tests

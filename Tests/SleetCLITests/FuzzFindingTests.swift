@@ -36,4 +36,27 @@ struct CLIFuzzFindingTests {
     #expect(day.err.contains("frames, at most 100000"), "\(day.err)")
     #expect(!folderEntries(folder).contains("o.apng"))
   }
+
+  /// Fuzz/regressions/cli/crash-ba50e2fe…: `sleet validate t`, with `t` a
+  /// valid effect file in the working folder, crashed: the effect reader
+  /// found the file's folder with Foundation's
+  /// `NSString.deletingLastPathComponent`, which traps on any one-character
+  /// relative path in Swift 6.3.1. Run as a child process in the file's
+  /// folder (a relative path needs a working folder; the test process's own
+  /// is shared by every test).
+  @Test func aOneLetterEffectFileNameIsRead() throws {
+    let sleet = try #require(
+      sleetExecutable(), "the sleet executable is not beside the test bundle: build the package first")
+    let folder = makeTemporaryFolder()
+    defer { removeTree(folder) }
+    let sprite = #"{"format": 1, "emitterCells": [{"name": "s", "birthRate": 5, "lifetime": 1, "contents": "s.png"}]}"#
+    try PNGFile.write(RGBAImage(width: 2, height: 2, fill: SIMD4(1, 1, 1, 1)), to: folder + "/s.png")
+    for name in ["t", "é"] {
+      try Array(sprite.utf8).write(to: folder + "/" + name)
+      let validate = runChild([sleet, "validate", name], folder: folder, workingFolder: folder)
+      #expect(validate.termination == .exited(0), "\(name): \(validate.err)")
+      // The sprite resolves against the file's folder (here `.`).
+      #expect(String(decoding: validate.out, as: UTF8.self).contains("sprites: ./s.png (2×2 px)"), "\(name)")
+    }
+  }
 }

@@ -70,4 +70,18 @@ struct EffectFuzzFindingTests {
       #expect(decoderAccepts(json("0E8")))
     }
   }
+
+  /// Fuzz/regressions/cli/crash-ba50e2fe…: reading an effect file named by a
+  /// one-character relative path (`t`) trapped in Foundation's
+  /// `NSString.deletingLastPathComponent` (Swift 6.3.1). The reader now finds
+  /// the folder itself; sprite paths resolve against it as before.
+  @Test func anEffectFileFolderIsFoundWithoutFoundation() {
+    #expect(Effect.folder(ofFile: "t") == ".")
+    #expect(Effect.folder(ofFile: "é") == ".")
+    #expect(Effect.folder(ofFile: "snow.json") == ".")
+    #expect(Effect.folder(ofFile: "./t") == ".")
+    #expect(Effect.folder(ofFile: "a/b/t.json") == "a/b")
+    #expect(Effect.folder(ofFile: "/t.json") == "/")
+    #expect(Effect.folder(ofFile: "/tmp/x/t") == "/tmp/x")
+  }
 }

@@ -61,15 +61,27 @@ extension Effect {
       throw EffectFormatError(path: "", reason: "cannot read '\(path)': \(error.reason(kind: "effect files"))")
     }
     var effect = try Effect(json: bytes)
-    let folder = (path as NSString).deletingLastPathComponent
-    effect.resolveSpritePaths(relativeTo: folder.isEmpty ? "." : folder)
+    effect.resolveSpritePaths(relativeTo: Effect.folder(ofFile: path))
     self = effect
+  }
+
+  /// The folder a file path names its file in: the text before the last
+  /// `/` (`/` itself for a file at the root), or `.` for a bare name.
+  ///
+  /// Not `NSString.deletingLastPathComponent`: in the Swift 6.3.1 toolchain's
+  /// Foundation it traps on any one-character relative path (`t`, `é`), so
+  /// `sleet validate t` crashed on a valid effect file named `t` (found by
+  /// fuzzing; docs/reliability.md, F4).
+  static func folder(ofFile path: String) -> String {
+    guard let slash = path.lastIndex(of: "/") else { return "." }
+    let folder = path[..<slash]
+    return folder.isEmpty ? "/" : String(folder)
   }
 
   private mutating func resolveSpritePaths(relativeTo folder: String) {
     func resolve(_ name: String) -> String {
       guard name.lowercased().hasSuffix(".png"), !name.hasPrefix("/") else { return name }
-      return (folder as NSString).appendingPathComponent(name)
+      return folder.hasSuffix("/") ? folder + name : folder + "/" + name
     }
     func fix(_ cells: inout [EmitterCell]) {
       for i in cells.indices {
