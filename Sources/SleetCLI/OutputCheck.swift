@@ -36,9 +36,10 @@ enum OutputCheck {
   }
 
   /// Checks `target` (see the type's summary); for a folder, the files it
-  /// owns are `frame-*.png`.
+  /// owns are `frame-*.png`, or only those of `frames` when it is part of
+  /// an animation (``FrameSelection/owns(_:)``).
   static func check(
-    _ target: RenderTarget, inputs: [InputFile], force: Bool, flag: String = "--out"
+    _ target: RenderTarget, inputs: [InputFile], force: Bool, flag: String = "--out", frames: FrameSelection? = nil
   ) throws(CommandError) {
     switch target {
     case .still(let path), .animation(let path):
@@ -48,7 +49,9 @@ enum OutputCheck {
         try checkFile(path, inputs: inputs, force: force, flag: flag)
       }
     case .folder(let path):
-      try checkFolder(path, owns: isFrameName, what: "frame-*.png files", inputs: inputs, force: force, flag: flag)
+      try checkFolder(
+        path, owns: frames?.owns ?? isFrameName, what: frames?.ownedDescription ?? "frame-*.png files", inputs: inputs,
+        force: force, flag: flag)
     }
   }
 

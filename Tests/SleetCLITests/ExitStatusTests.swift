@@ -44,12 +44,15 @@ struct ExitStatusRow: CustomTestStringConvertible, Sendable {
         (["render", "snow", "--out", "@/s.png", "--scale", "1e-9"], "less than 1 px on a side"),
         (["render", "snow", "--out", "@/s.apng", "--fps", "0"], "--fps: expected an integer in 1…240"),
         (["render", "snow", "--out"], "--out needs a value"),
+        (["render", "snow", "--out", "@/f/", "--shard", "4/4"], "--shard 4/4: i must be less than n"),
+        (["render", "snow", "--out", "@/f/", "--frames", "5-3"], "--frames 5-3: the last frame is before the first"),
       ]),
     ExitStatusRow(
       situation: "flag ignored by the combination", status: 2,
       cases: [
         (["render", "snow", "--out", "@/s.apng", "--time", "3"], "--time chooses a still's time"),
         (["render", "snow", "--out", "@/s.png", "--duration", "3"], "--duration applies to animations"),
+        (["render", "snow", "--out", "@/s.png", "--frames", "0-3"], "--frames applies to animations"),
         (["shatter", "frame", "--size", "40x40", "--time", "0", "--seed", "3"], "--seed: seed does not apply"),
       ]),
     ExitStatusRow(

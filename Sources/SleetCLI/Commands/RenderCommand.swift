@@ -16,6 +16,7 @@ struct RenderCommand: SleetCommand {
     usage: sleet render EFFECT|FILE.json --out FILE.png|FILE.apng|DIR|-|apng:- [--force]
                         [--seed N] [--duration S] [--fps F] [--start T] [--time T]
                         [--size WxH] [--scale PX_PER_PT] [--background RGBA]
+                        [--frames A-B | --shard i/n]
 
     Simulates a built-in preset (see 'sleet presets list') or an effect file
     and draws it with the preview renderer over the background colour.
@@ -38,7 +39,14 @@ struct RenderCommand: SleetCommand {
     a burst a third of the way from its first birth to its last death, and
     from the first birth to the last death (at most 10 s) for an animation.
     Flags the output would ignore are errors: --time with an animation,
-    --start, --duration or --fps with a still.
+    --start, --duration, --fps, --frames or --shard with a still.
+
+    --frames and --shard render part of the animation: frame k is the one at
+    --start + k/F, numbered k in a folder, so pieces rendered by several
+    processes or machines into one folder make the whole sequence (with
+    --force a piece removes only its own frames); an .apng of a piece is an
+    animation of just those frames (docs/rendering.md, "Splitting a render
+    across processes or machines").
 
     options:
       --out PATH           where to write (required); its folder must exist
@@ -58,6 +66,7 @@ struct RenderCommand: SleetCommand {
                            8192 a side and 33554432 in all
       --background RGBA    #RRGGBB, #RRGGBBAA, or r,g,b[,a] with components in
                            [0, 1] (straight alpha); default #000000ff (opaque black)
+    \(FrameRequest.helpText())
 
     Before drawing, the checks of 'sleet validate' run (cells, sprites,
     particle budget, times); a failure is bad input (exit 2).
@@ -77,6 +86,8 @@ struct RenderCommand: SleetCommand {
     let fps = try RenderOptions.fps(&arguments)
     let start = try RenderOptions.time(&arguments, "start")
     let time = try RenderOptions.time(&arguments, "time")
+    let request = try FrameRequest.parse(&arguments)
+    try request?.check(for: target)
     // A flag the output would ignore is refused, as 'transition render' does.
     if target.isStill {
       for (flag, given) in [("--duration", duration != nil), ("--start", start != nil), ("--fps", fpsGiven)] where given
@@ -94,18 +105,24 @@ struct RenderCommand: SleetCommand {
     var effect = try RenderOptions.effect(
       name, width: canvas.width, height: canvas.height, label: effectFolder(name) == nil ? "" : name)
     if let seed { effect.seed = seed }
-    try OutputCheck.check(target, inputs: inputFiles(name, effect: effect), force: force)
     // Unset times come from the effect: docs/rendering.md, "Default times".
     let defaults = effect.previewTimes
     let times: [Double]
+    let selection: FrameSelection
     switch target {
-    case .still: times = [time ?? defaults.still]
+    case .still:
+      times = [time ?? defaults.still]
+      selection = .all(1)
     case .animation, .folder:
       let count = Swift.max(1, Int(((duration ?? defaults.duration) * Double(fps)).rounded()))
       try RenderOutput.checkFrameCount(count, for: target, flags: "--duration × --fps")
+      selection = try request?.select(total: count) ?? .all(count)
       let first = start ?? defaults.start
-      times = (0..<count).map { first + Double($0) / Double(fps) }
+      // Frame k is at first + k/F whichever frames are rendered, so a
+      // piece's times are the whole render's bit for bit.
+      times = selection.range.map { first + Double($0) / Double(fps) }
     }
+    try OutputCheck.check(target, inputs: inputFiles(name, effect: effect), force: force, frames: selection)
     let clock = Stopwatch()
     // The effect reader already resolved relative sprite paths against the
     // file's folder: no base directory, or they would be resolved twice.
@@ -116,10 +133,10 @@ struct RenderCommand: SleetCommand {
       timeFlag: target.isStill ? "--time" : (start == nil ? "the default --start" : "--start"))
     try RenderOutput.write(
       target, times: times, frameSize: (canvas.pixelWidth, canvas.pixelHeight), fps: fps, force: force,
-      output: output, label: "render"
+      output: output, label: "render", frames: selection
     ) { (batch: [Double]) throws(CommandError) in try scene.render(times: batch) }
     RenderOutput.report(
-      "wrote \(target.displayName) (\(canvas.pixelWidth)×\(canvas.pixelHeight) px, \(times.count) frame\(times.count == 1 ? "" : "s")) in \(clock.elapsedText)",
+      "wrote \(target.displayName) (\(canvas.pixelWidth)×\(canvas.pixelHeight) px, \(selection.countText)) in \(clock.elapsedText)",
       for: target, output: output)
   }
 
@@ -375,12 +392,15 @@ enum RenderOutput {
   /// temporary sibling renamed into place at the end, or to stdout. Progress
   /// goes to stderr when it is a terminal. Call ``OutputCheck/check(_:inputs:force:flag:)``
   /// first; with `force`, a folder's old `frame-*.png` files are removed
-  /// before the first frame is rendered.
+  /// before the first frame is rendered. `frames` says which frames of the
+  /// full animation `times` are (default: all): a folder names them by their
+  /// index there and owns only their files (``FrameSelection/owns(_:)``).
   /// - Throws: `.failure` when a file or stdout cannot be written (nothing is
   ///   left under the final name of a file; a folder keeps the frames written).
   static func write(
     _ target: RenderTarget, times: [Double], frameSize: (width: Int, height: Int), fps: Int, force: Bool,
-    output: CommandOutput, label: String, render: ([Double]) throws(CommandError) -> [RGBAImage]
+    output: CommandOutput, label: String, frames: FrameSelection? = nil,
+    render: ([Double]) throws(CommandError) -> [RGBAImage]
   ) throws(CommandError) {
     let progress = Progress(output: output, label: label, total: times.count)
     let batches = batches(times, width: frameSize.width, height: frameSize.height)
@@ -427,17 +447,17 @@ enum RenderOutput {
       try imageFile { () throws(ImageFileError) in try writer!.finish() }
     case .folder(let path):
       try makeFolder(path, flag: "--out")
-      if force { try OutputCheck.removeOwnedFiles(in: path, owns: OutputCheck.isFrameName) }
-      FileOutput.removeStaleTemporaries(inFolder: path, for: OutputCheck.isFrameName)
-      let digits = Swift.max(4, String(times.count - 1).count)
-      var start = 0
+      let selection = frames ?? .all(times.count)
+      precondition(selection.range.count == times.count, "one time per selected frame")
+      if force { try OutputCheck.removeOwnedFiles(in: path, owns: selection.owns) }
+      FileOutput.removeStaleTemporaries(inFolder: path, for: selection.owns)
+      var start = selection.range.lowerBound
       for batch in batches {
         let frames = try render(batch)
         let encoded = ParallelSlots<[UInt8]>(count: frames.count)
         DispatchQueue.concurrentPerform(iterations: frames.count) { i in encoded.set(i, PNGFile.encode(frames[i])) }
         for (i, bytes) in encoded.values.enumerated() {
-          let number = String(start + i)
-          let name = "frame-" + String(repeating: "0", count: Swift.max(0, digits - number.count)) + number + ".png"
+          let name = selection.fileName(start + i)
           do throws(FileOutputError) {
             try FileOutput.atomicWrite(bytes, to: path + "/" + name)
           } catch {

@@ -10,6 +10,7 @@ struct ShatterRenderCommand: SleetCommand {
                                 [--style checkerboard|explode|glassBreak]
                                 [--direction push|pop] [--seed N] [--divisor N]
                                 [--fps F] [--time T] [--hold S] [--gesture FILE.json]
+                                [--frames A-B | --shard i/n]
 
     The same as 'sleet transition render' with --style checkerboard (the
     default here), explode or glassBreak; every other style and option is
@@ -34,6 +35,7 @@ struct ShatterRenderCommand: SleetCommand {
       --fps F              frames per second, 1…240 (default 30; animations only)
       --time T             time of the still for FILE.png, in seconds
       --hold S             seconds of the final picture after the end (default 0)
+    \(FrameRequest.helpText())
     """
 
   static func run(_ arguments: inout Arguments, output: CommandOutput) throws(CommandError) {

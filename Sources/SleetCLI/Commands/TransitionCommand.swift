@@ -205,6 +205,7 @@ struct TransitionRenderCommand: SleetCommand {
                                    [--image IMG.png] [--image-rect x,y,w,h --target-rect x,y,w,h]
                                    [--button x,y,w,h] [--divisor N] [--seed N]
                                    [--fps F] [--time T | --progress P] [--hold S]
+                                   [--frames A-B | --shard i/n]
 
     Draws the transition from picture A to picture B. The pictures define the
     container: W×H pixels is a W×H point container drawn at 1 pixel per point,
@@ -225,6 +226,12 @@ struct TransitionRenderCommand: SleetCommand {
       {"samples": [{"time": 0, "translationX": 0}, {"time": 0.1, "translationX": 40}, ...]}
     with times in seconds, strictly increasing. Frames run from the first
     sample until the completion lands (+ --hold).
+
+    --frames and --shard render part of the animation: frame k is the k-th of
+    the whole one (t = k/F, or the gesture's k-th frame), numbered k in a
+    folder, so pieces rendered by several processes or machines into one
+    folder make the whole sequence (with --force a piece removes only its own
+    frames); an .apng of a piece is an animation of just those frames.
 
     options:
       --style NAME          slide, fade, zoom, window, circleReveal, tilt3D,
@@ -249,6 +256,7 @@ struct TransitionRenderCommand: SleetCommand {
       --time T              the still's time in seconds (FILE.png only)
       --progress P          the still's progress in [0, 1] (FILE.png only)
       --hold S              seconds of the final picture after the end, in [0, 60] (default 0)
+    \(FrameRequest.helpText(column: 24))
     """
 
   static func run(_ arguments: inout Arguments, output: CommandOutput) throws(CommandError) {
@@ -275,6 +283,8 @@ struct TransitionRenderCommand: SleetCommand {
       throw .usage("--fps applies to animations (FILE.apng or a folder), not to a still FILE.png")
     }
     let fps = try RenderOptions.fps(&arguments)
+    let request = try FrameRequest.parse(&arguments)
+    try request?.check(for: target)
     let hold = try arguments.double("hold")
     if let hold, !(hold >= 0 && hold <= 60) { throw .usage("--hold: expected seconds in [0, 60], got \(hold)") }
     if let speed, !(speed > 0 && speed <= 100) {
@@ -305,7 +315,10 @@ struct TransitionRenderCommand: SleetCommand {
     try arguments.finish()
     let inputs = [("--from", fromPath), ("--to", toPath), ("--image", imagePath), ("--gesture", gesturePath)]
       .compactMap { flag, path in path.map { InputFile(flag: flag, path: $0) } }
-    try OutputCheck.check(target, inputs: inputs, force: force)
+    // Without --frames or --shard every frame-*.png of a folder is the
+    // output's; with them only the selected frames' (known once the frames
+    // are counted, below).
+    if request == nil { try OutputCheck.check(target, inputs: inputs, force: force) }
 
     var image: RGBAImage?
     if style == .zoom {
@@ -328,7 +341,7 @@ struct TransitionRenderCommand: SleetCommand {
     let clock = Stopwatch()
     let scene = TransitionScene(
       transition: transition, from: from, to: to, image: image, pixelsPerPoint: 1, progress: output.progress)
-    let times: [Double]
+    var times: [Double]
     if case .still = target {
       times = [stillTime ?? transition.duration / 2]
     } else if let gesture {
@@ -349,14 +362,21 @@ struct TransitionRenderCommand: SleetCommand {
       times = scene.times(fps: fps, hold: hold ?? 0)
       try RenderOutput.checkFrameCount(times.count, for: target, flags: "--hold × --fps")
     }
+    // The whole animation's times, then the selected ones: bit for bit the
+    // times the whole render gives those frames.
+    let selection = try request?.select(total: times.count) ?? .all(times.count)
+    if request != nil {
+      try OutputCheck.check(target, inputs: inputs, force: force, frames: selection)
+      times = selection.times(times)
+    }
     try RenderOutput.write(
       target, times: times, frameSize: (from.width, from.height), fps: fps, force: force, output: output,
-      label: label
+      label: label, frames: selection
     ) {
       (batch: [Double]) throws(CommandError) in scene.render(times: batch)
     }
     RenderOutput.report(
-      "wrote \(target.displayName) (\(style.rawValue) \(transition.direction.rawValue), \(from.width)×\(from.height) px, \(times.count) frame\(times.count == 1 ? "" : "s")) in \(clock.elapsedText)",
+      "wrote \(target.displayName) (\(style.rawValue) \(transition.direction.rawValue), \(from.width)×\(from.height) px, \(selection.countText)) in \(clock.elapsedText)",
       for: target, output: output)
   }
 }
