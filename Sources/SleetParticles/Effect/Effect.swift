@@ -66,7 +66,7 @@ public struct Effect: Hashable, Sendable {
   public var summary: String?
 
   /// Creates an effect, validating every change against the emitter (see
-  /// ``checkedChanges(_:on:)``, the check effect files get too): a time
+  /// `checkedChanges(_:on:)`, the check effect files get too): a time
   /// that is finite and ≥ 0, a key path that names an existing cell and
   /// property (unknown names are errors naming the path) and is not a timing
   /// property — the simulation reads layer and cell `beginTime`, `duration`,

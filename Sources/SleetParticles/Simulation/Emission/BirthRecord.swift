@@ -3,11 +3,11 @@ import SleetMath
 /// Everything about a particle that is fixed at birth. Its state at any age a
 /// is the closed form of `semantics.md`:
 ///
-/// ``ClosedForm`` (position p0 + v0·a + ½acc·a², scale, rotation, colour);
+/// `ClosedForm` (position p0 + v0·a + ½acc·a², scale, rotation, colour);
 /// the accessors below evaluate it.
 ///
 /// A record is a pure function of (effect, seed, cell, birth index, parent
-/// record): ``BirthSampler`` computes it the same way on every path.
+/// record): `BirthSampler` computes it the same way on every path.
 public struct BirthRecord: Hashable, Sendable {
   /// The particle's id (see ``ParticleID``).
   public var id: UInt64
@@ -37,13 +37,13 @@ public struct BirthRecord: Hashable, Sendable {
     return age >= 0 && age < Double(lifetime)
   }
 
-  /// Position at age `a`: ``ClosedForm/position(_:_:_:age:ageSquared:)``.
+  /// Position at age `a`: `ClosedForm.position(_:_:_:age:ageSquared:)`.
   public func position(age a: Float) -> SIMD3<Float> {
     ClosedForm.position(
       position, velocity, halfAcceleration, age: SIMD3(repeating: a), ageSquared: SIMD3(repeating: a * a))
   }
 
-  /// Velocity at age `a`: v0 + acc·a (``ClosedForm/velocity(_:_:age:)``).
+  /// Velocity at age `a`: v0 + acc·a (`ClosedForm.velocity(_:_:age:)`).
   public func velocity(age a: Float) -> SIMD3<Float> {
     ClosedForm.velocity(velocity, halfAcceleration, age: SIMD3(repeating: a))
   }

@@ -13,7 +13,7 @@
 ///    whole unit, at the fractional time where the unit was crossed, moved by
 ///    Euler to the end of the step.
 ///
-/// Births use the same ``BirthSampler`` (same ids, same random attributes)
+/// Births use the same `BirthSampler` (same ids, same random attributes)
 /// as the kernel, so the two agree on which particles exist; positions differ
 /// by the Euler error, about ½·|acc|·dt·age per particle (plus the parent's
 /// error for sub-particles). Key-path changes are not modelled: the naive
