@@ -18,15 +18,27 @@ public struct BirthRecord: Hashable, Sendable {
   /// Sampled lifetime × layer lifetime (> 0: records are made only for
   /// particles that exist).
   public var lifetime: Float
+  /// Position at birth p0, layer space, points (a sub-particle's includes
+  /// its parent's position at that moment).
   public var position: SIMD3<Float>
+  /// Velocity at birth v0, points per second.
   public var velocity: SIMD3<Float>
+  /// ½·acc, points per second², stored halved so position is
+  /// p0 + v0·a + halfAcceleration·a² with no multiply by ½.
   public var halfAcceleration: SIMD3<Float>
+  /// Scale at birth s0 (sampled scale × layer scale).
   public var scale: Float
+  /// Change of scale per second of age.
   public var scaleSpeed: Float
+  /// Rotation rate, radians per second (× layer spin).
   public var spin: Float
+  /// Colour at birth c0 (r, g, b, a; unclamped: clamping happens on output).
   public var color: SIMD4<Float>
+  /// Colour change per second of age (red/green/blue/alphaSpeed).
   public var colorSpeed: SIMD4<Float>
+  /// The cell's unit sub-rectangle of the sprite (x, y, width, height).
   public var contentsRect: SIMD4<Float>
+  /// Index into the frame's sprite table; `ParticleInstance.noSprite` for none.
   public var sprite: UInt32
 
   /// Whether the particle is alive at emitter-local time `t`:

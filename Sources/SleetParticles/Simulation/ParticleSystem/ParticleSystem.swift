@@ -29,7 +29,10 @@ import SleetMath
 /// A system is a mutable, single-owner object (not `Sendable`): drive it from
 /// one thread; it uses worker threads internally for `render(into:)`.
 public final class ParticleSystem {
+  /// The effect simulated (fixed for the system's life; key-path changes are
+  /// part of it).
   public let effect: Effect
+  /// Budget, threads, chunking and output options, fixed at creation.
   public let configuration: ParticleSystemConfiguration
   let tree: CellTree
   let store: ParticleStore
