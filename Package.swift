@@ -15,6 +15,16 @@ let package = Package(
   name: "SleetKit",
   products: [
     .library(name: "SleetKit", targets: ["SleetKit"]),
+    // One product per module, for programs that need less than the umbrella
+    // (README, "Products"): only SleetBLAS links OpenBLAS, only SleetPreview
+    // libpng; SleetMath, SleetParticles, SleetShatter and SleetTransitions
+    // need no system library.
+    .library(name: "SleetMath", targets: ["SleetMath"]),
+    .library(name: "SleetBLAS", targets: ["SleetBLAS"]),
+    .library(name: "SleetParticles", targets: ["SleetParticles"]),
+    .library(name: "SleetShatter", targets: ["SleetShatter"]),
+    .library(name: "SleetTransitions", targets: ["SleetTransitions"]),
+    .library(name: "SleetPreview", targets: ["SleetPreview"]),
     // The C API (docs/c-api.md): libSleetKitC.so and include/sleetkit.h.
     .library(name: "SleetKitC", type: .dynamic, targets: ["SleetKitC"]),
     .executable(name: "sleet", targets: ["sleet"]),
@@ -24,7 +34,13 @@ let package = Package(
     // MARK: - Public API
     .target(
       name: "SleetMath",
-      dependencies: ["COpenBLAS"],
+      dependencies: ["CSIMDBuildTarget"],
+      swiftSettings: swiftSettings),
+    // The OpenBLAS backend of Transform3DBatch (`TransformBackend.blas`,
+    // `BLASInfo`): the only module that links libopenblas.
+    .target(
+      name: "SleetBLAS",
+      dependencies: ["SleetMath", "COpenBLAS"],
       swiftSettings: swiftSettings),
     .target(
       name: "SleetParticles",
@@ -46,7 +62,9 @@ let package = Package(
     // The umbrella: re-exports the modules above and nothing else.
     .target(
       name: "SleetKit",
-      dependencies: ["SleetMath", "SleetParticles", "SleetShatter", "SleetTransitions", "SleetPreview"],
+      dependencies: [
+        "SleetMath", "SleetBLAS", "SleetParticles", "SleetShatter", "SleetTransitions", "SleetPreview",
+      ],
       swiftSettings: swiftSettings),
 
     // MARK: - C API
@@ -65,15 +83,15 @@ let package = Package(
     // The `sleet` commands live in a library so tests can run them in-process.
     .target(
       name: "SleetCLI",
-      dependencies: ["SleetKit", "COpenBLAS"],
+      dependencies: ["SleetKit"],
       swiftSettings: swiftSettings),
     .executableTarget(
       name: "sleet",
-      dependencies: ["SleetCLI"],
+      dependencies: ["SleetCLI", "SleetBLAS"],
       swiftSettings: swiftSettings),
     .executableTarget(
       name: "sleet-bench",
-      dependencies: ["SleetKit", "COpenBLAS", "CParticleBaseline"],
+      dependencies: ["SleetKit", "CParticleBaseline"],
       path: "Benchmarks/sleet-bench",
       swiftSettings: swiftSettings),
     // The classic C SoA particle system sleet-bench compares against (issue 9).
@@ -95,6 +113,9 @@ let package = Package(
       swiftSettings: swiftSettings),
 
     // MARK: - System libraries (Debian packages; see .ci/run)
+    // Headers only, nothing linked: the compiler's target-feature macros as
+    // SleetMath's Clang importer sees them (`SIMDBuildTarget`).
+    .systemLibrary(name: "CSIMDBuildTarget"),
     .systemLibrary(
       name: "COpenBLAS",
       pkgConfig: "openblas",
@@ -115,7 +136,11 @@ let package = Package(
       swiftSettings: swiftSettings),
     .testTarget(
       name: "SleetMathTests",
-      dependencies: ["SleetMath", "COpenBLAS", "_SleetTestSupport"],
+      dependencies: ["SleetMath", "_SleetTestSupport"],
+      swiftSettings: swiftSettings),
+    .testTarget(
+      name: "SleetBLASTests",
+      dependencies: ["SleetBLAS", "COpenBLAS", "_SleetTestSupport"],
       swiftSettings: swiftSettings),
     .testTarget(
       name: "SleetParticlesTests",
@@ -123,11 +148,11 @@ let package = Package(
       swiftSettings: swiftSettings),
     .testTarget(
       name: "SleetShatterTests",
-      dependencies: ["SleetShatter", "_SleetTestSupport"],
+      dependencies: ["SleetShatter", "SleetBLAS", "_SleetTestSupport"],
       swiftSettings: swiftSettings),
     .testTarget(
       name: "SleetTransitionsTests",
-      dependencies: ["SleetTransitions", "SleetShatter", "_SleetTestSupport"],
+      dependencies: ["SleetTransitions", "SleetShatter", "SleetBLAS", "_SleetTestSupport"],
       swiftSettings: swiftSettings),
     .testTarget(
       name: "SleetPreviewTests",

@@ -33,7 +33,7 @@ extension BenchmarkRunner {
           ]
           for threads in [1, 2] {
             for backend in TransformBackend.allCases {
-              let name = threads == 1 ? backend.rawValue : "\(backend.rawValue)×\(threads)"
+              let name = threads == 1 ? backend.name : "\(backend.name)×\(threads)"
               cases.append(
                 BenchmarkCase(name) {
                   for t in times {

@@ -21,7 +21,7 @@ extension BenchmarkRunner {
       ) -> BenchmarkGroup {
         BenchmarkGroup(name: name, items: n, byteModel: model, baseline: "scalar", reference: "blas") {
           let run = make()
-          return paths.map { p in BenchmarkCase(p.rawValue, run(p)) }
+          return paths.map { p in BenchmarkCase(p.name, run(p)) }
         }
       }
 

@@ -1,4 +1,3 @@
-import COpenBLAS
 import Dispatch
 import SleetKit
 
@@ -32,8 +31,8 @@ struct Environment {
     // Compile-time, from the Clang importer's view of -target-cpu (see SIMDBuildTarget).
     env.fields.append(("simdTarget", SIMDBuildTarget.summary))
     env.fields.append(("cBaselineBuild", CBaselineSystem.buildSummary))
-    env.fields.append(("openblasConfig", openblas_get_config().map { String(cString: $0) } ?? "unknown"))
-    env.fields.append(("openblasCore", openblas_get_corename().map { String(cString: $0) } ?? "unknown"))
+    env.fields.append(("openblasConfig", BLASInfo.configuration))
+    env.fields.append(("openblasCore", BLASInfo.coreName))
     env.fields.append(("openblasThreadsDefault", "\(openblasDefaultThreads)"))
     env.fields.append(("blasBackendThreads", BLASInfo.threadPolicy))
     return env

@@ -1,31 +1,6 @@
 // OpenBLAS through Debian's libopenblas-dev (pkg-config `openblas`).
-// cblas.h declares cblas_sgemm and the openblas_* extensions
+// cblas.h declares cblas_sgemm, cblas_sgbmv and the openblas_* extensions
 // (openblas_get_corename, openblas_get_config, openblas_get_num_threads,
-// openblas_set_num_threads). Only SleetMath/Internals/BLAS.swift calls them
-// from the library; the tools call them to report the environment.
+// openblas_set_num_threads). Only the SleetBLAS module imports it (and the
+// SleetBLAS tests, to read OpenBLAS's state).
 #include <cblas.h>
-
-// The instruction-set features the *importing* Swift module is compiled for.
-// The Clang importer receives Swift's `-target-cpu`, so these predefined macros
-// tell SleetMath which SIMD instructions its own code may use (reported by
-// `sleet info` and `sleet-bench` through `SIMDBuildTarget`).
-#if defined(__AVX2__) && defined(__FMA__)
-#define SLEET_COMPILED_AVX2_FMA 1
-#else
-#define SLEET_COMPILED_AVX2_FMA 0
-#endif
-#if defined(__AVX512F__)
-#define SLEET_COMPILED_AVX512F 1
-#else
-#define SLEET_COMPILED_AVX512F 0
-#endif
-#if defined(__AVX__)
-#define SLEET_COMPILED_AVX 1
-#else
-#define SLEET_COMPILED_AVX 0
-#endif
-#if defined(__SSE4_2__)
-#define SLEET_COMPILED_SSE4_2 1
-#else
-#define SLEET_COMPILED_SSE4_2 0
-#endif

@@ -2,6 +2,7 @@
 /// a push sweeps the wave from the top-left corner to the bottom-right, a pop
 /// from the bottom-right back to the top-left.
 public enum ShatterDirection: String, Hashable, Sendable, CaseIterable, Codable {
+  /// `push`: the wave runs from the top-left; `pop`: from the bottom-right.
   case push, pop
 }
 

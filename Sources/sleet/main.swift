@@ -1,6 +1,6 @@
 // The `sleet` executable: all logic lives in SleetCLI so tests can run it in-process.
+import SleetBLAS
 import SleetCLI
-import SleetMath
 
 #if canImport(Glibc)
   import Glibc

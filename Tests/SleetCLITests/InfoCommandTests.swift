@@ -20,5 +20,6 @@ struct InfoCommandTests {
       if SIMDBuildTarget.hasAVX2AndFMA { #expect(SIMDBuildTarget.features.contains("AVX")) }
     #endif
     #expect(r.out.contains("SleetKit BLAS calls: "))
+    #expect(r.out.contains("transform backends: scalar, simd, blas, automatic\n"))
   }
 }

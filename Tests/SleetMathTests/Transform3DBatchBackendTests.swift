@@ -1,373 +1,43 @@
 import Testing
+import _SleetTestSupport
 
 @testable import SleetMath
 
-/// Agreement of the batch backends on seeded random data.
-///
-/// Reference: `scalar` (plain `Transform3D` arithmetic) is exact by definition.
-/// - `simd` evaluates the same expressions in the same order, so it must be
-///   **bit-identical** (NaN where the reference has NaN).
-/// - `blas` and `automatic` may round differently (OpenBLAS uses FMA and its own
-///   summation order). Tolerance, per output entry, for a product
-///   `c = Σ_k a_k·b_k`: `|c − c_ref| ≤ 1e-5 · Σ_k |a_k·b_k|` — relative 1e-5 of
-///   the magnitude of the terms (the classic GEMM error bound is γ₄ ≈ 4.8e-7 of
-///   it). After the homogeneous divide `q = x/w` the bound propagates to
-///   `1e-5 · (Σ|x terms| + |q|·Σ|w terms|) / |w|`. NaN positions (w ≤ 0) must be
-///   identical: the data keep w either ≥ 0.5, ≤ −0.5 or exactly 0.
+/// SleetMath's own backends against the `scalar` reference: `simd` evaluates
+/// the same expressions in the same order and `automatic` only chooses
+/// `scalar` or `simd`, so both must be **bit-identical** (the checks and their
+/// seeded data are in `_SleetTestSupport/BatchBackendAgreement.swift`; the
+/// `blas` backend runs the same checks, with a tolerance, in SleetBLASTests).
 @Suite("Transform3DBatch backends agree")
 struct Transform3DBatchBackendTests {
-  static let sizes = [0, 1, 3, 4, 7, 8, 9, 1023, 65537]
-  static let tolerance: Double = 1e-5
-  static let fastBackends: [TransformBackend] = [.simd, .blas, .automatic]
+  static let agreement = BatchBackendAgreement(backends: [.simd, .automatic], exact: true)
 
-  // MARK: Seeded data
+  @Test(arguments: BatchBackendAgreement.sizes)
+  func concatenateShared(count: Int) { Self.agreement.concatenateShared(count: count) }
 
-  /// Transform `i` of a seeded family. Entries uniform in [−1, 1); the last
-  /// column is chosen so w = [p 1]·col4 is ≥ 0.5 (kind 0), ≤ −0.5 (kind 1) or
-  /// exactly 0 (kind 2) for points in [−10, 10)³.
-  static func transform(seed: UInt64, _ i: Int) -> Transform3D {
-    let r = RandomStream(seed: seed, stream: UInt64(i))
-    var f = (0..<16).map { 2 * r.uniform(UInt64($0)) - 1 }
-    let kind = Int(r.word(16) % 3)
-    for k in [3, 7, 11] { f[k] = kind == 2 ? 0 : f[k] * 1e-2 }
-    f[15] = kind == 0 ? 1 + f[15] * 0.4 : kind == 1 ? -1 - f[15] * 0.4 : 0
-    return Transform3D(
-      row1: SIMD4(f[0], f[1], f[2], f[3]), row2: SIMD4(f[4], f[5], f[6], f[7]),
-      row3: SIMD4(f[8], f[9], f[10], f[11]), row4: SIMD4(f[12], f[13], f[14], f[15]))
-  }
+  @Test(arguments: BatchBackendAgreement.sizes)
+  func concatenatePairs(count: Int) { Self.agreement.concatenatePairs(count: count) }
 
-  static func transforms(seed: UInt64, count: Int) -> [Transform3D] {
-    (0..<count).map { transform(seed: seed, $0) }
-  }
+  @Test(arguments: BatchBackendAgreement.sizes)
+  func projectSharedPoints(count: Int) { Self.agreement.projectSharedPoints(count: count) }
 
-  static func points(seed: UInt64, count: Int) -> [SIMD3<Float>] {
-    let r = RandomStream(seed: seed, stream: 1_000_000)
-    return (0..<count).map { i in
-      let u = r.uniforms(block: UInt64(i))
-      return SIMD3(u.x, u.y, u.z) * 20 - 10
-    }
-  }
+  @Test(arguments: BatchBackendAgreement.sizes)
+  func projectManyPoints(count: Int) { Self.agreement.projectManyPoints(count: count) }
 
-  // MARK: Comparison helpers
-
-  /// Bit-identical, treating every NaN as equal to every NaN.
-  static func identical(_ a: Float, _ b: Float) -> Bool {
-    a.isNaN ? b.isNaN : a.bitPattern == b.bitPattern
-  }
-
-  /// Checks `out[i] ≈ a[i]·b[i]` entry by entry (see the suite comment).
-  static func checkProducts(
-    _ a: (Int) -> Transform3D, _ b: (Int) -> Transform3D, _ got: [Transform3D],
-    exact: Bool, _ label: String
-  ) {
-    var failures = 0
-    for i in got.indices {
-      let (x, y, ref) = (a(i), b(i), a(i).concatenating(b(i)))
-      for r in 0..<4 {
-        for c in 0..<4 {
-          let g = got[i].entry(r, c)
-          let e = ref.entry(r, c)
-          let ok: Bool
-          if exact {
-            ok = identical(g, e)
-          } else {
-            let scale = (0..<4).reduce(0.0) { $0 + abs(Double(x.entry(r, $1)) * Double(y.entry($1, c))) }
-            ok = abs(Double(g) - Double(e)) <= tolerance * scale
-          }
-          if !ok && failures < 5 {
-            failures += 1
-            Issue.record("\(label): entry [\(i)][\(r)][\(c)] = \(g), expected \(e)")
-          }
-        }
-      }
-    }
-  }
-
-  /// Checks one projected coordinate `q = h[c]/h.w` against the reference.
-  static func projectedMatches(
-    _ got: Float, _ expected: Float, point p: SIMD3<Float>, _ m: Transform3D, column c: Int, exact: Bool
-  ) -> Bool {
-    if expected.isNaN || got.isNaN { return expected.isNaN && got.isNaN }
-    if exact { return identical(got, expected) }
-    let v = SIMD4<Double>(Double(p.x), Double(p.y), Double(p.z), 1)
-    var sx = 0.0
-    var sw = 0.0
-    var w = 0.0
-    for k in 0..<4 {
-      sx += abs(v[k] * Double(m.entry(k, c)))
-      sw += abs(v[k] * Double(m.entry(k, 3)))
-      w += v[k] * Double(m.entry(k, 3))
-    }
-    let bound = tolerance * (sx + abs(Double(expected)) * sw) / abs(w)
-    return abs(Double(got) - Double(expected)) <= bound
-  }
-
-  // MARK: Operation 1 and 2
-
-  @Test(arguments: sizes)
-  func concatenateShared(count: Int) {
-    let batch = Self.transforms(seed: 11, count: count)
-    let shared = Self.transform(seed: 12, 0)
-    for side in ConcatenationSide.allCases {
-      for backend in Self.fastBackends {
-        var out = [Transform3D](repeating: .identity, count: count)
-        batch.withUnsafeBufferPointer { src in
-          out.withUnsafeMutableBufferPointer { dst in
-            Transform3DBatch.concatenate(src, with: shared, side: side, into: dst, backend: backend)
-          }
-        }
-        let label = "op1 \(side) \(backend) n=\(count)"
-        switch side {
-        case .right: Self.checkProducts({ batch[$0] }, { _ in shared }, out, exact: backend == .simd, label)
-        case .left: Self.checkProducts({ _ in shared }, { batch[$0] }, out, exact: backend == .simd, label)
-        }
-      }
-    }
-  }
-
-  @Test(arguments: sizes)
-  func concatenatePairs(count: Int) {
-    let a = Self.transforms(seed: 21, count: count)
-    let b = Self.transforms(seed: 22, count: count)
-    for backend in Self.fastBackends {
-      var out = [Transform3D](repeating: .identity, count: count)
-      a.withUnsafeBufferPointer { pa in
-        b.withUnsafeBufferPointer { pb in
-          out.withUnsafeMutableBufferPointer { dst in
-            Transform3DBatch.concatenate(pa, pb, into: dst, backend: backend)
-          }
-        }
-      }
-      Self.checkProducts({ a[$0] }, { b[$0] }, out, exact: backend == .simd, "op2 \(backend) n=\(count)")
-    }
-  }
-
-  // MARK: Operation 3
-
-  /// Runs operation 3 with a backend and checks it against the scalar result.
-  static func checkProjectShared(
-    points: [SIMD3<Float>], transforms: ArraySlice<Transform3D>, outOffset: Int, _ label: String
-  ) {
-    let p = points.count
-    let n = transforms.count
-    var reference = [SIMD2<Float>](repeating: .zero, count: n * p)
-    points.withUnsafeBufferPointer { pts in
-      transforms.withUnsafeBufferPointer { t in
-        reference.withUnsafeMutableBufferPointer {
-          Transform3DBatch.project(pts, through: t, into: $0, backend: .scalar)
-        }
-      }
-    }
-    for backend in fastBackends {
-      // Written into a larger buffer at `outOffset` (odd offsets: 8-byte aligned only).
-      var big = [SIMD2<Float>](repeating: SIMD2(-7, -7), count: n * p + outOffset + 1)
-      points.withUnsafeBufferPointer { pts in
-        transforms.withUnsafeBufferPointer { t in
-          big.withUnsafeMutableBufferPointer { all in
-            let dst = UnsafeMutableBufferPointer(rebasing: all[outOffset..<(outOffset + n * p)])
-            Transform3DBatch.project(pts, through: t, into: dst, backend: backend)
-          }
-        }
-      }
-      #expect(big[outOffset + n * p] == SIMD2(-7, -7), "\(label) \(backend): wrote past the end")
-      if outOffset > 0 { #expect(big[outOffset - 1] == SIMD2(-7, -7), "\(label) \(backend): wrote before the start") }
-      var failures = 0
-      for i in 0..<n {
-        for j in 0..<p {
-          let g = big[outOffset + i * p + j]
-          let e = reference[i * p + j]
-          let m = transforms[transforms.startIndex + i]
-          let ok =
-            projectedMatches(g.x, e.x, point: points[j], m, column: 0, exact: backend == .simd)
-            && projectedMatches(g.y, e.y, point: points[j], m, column: 1, exact: backend == .simd)
-          if !ok && failures < 5 {
-            failures += 1
-            Issue.record("\(label) \(backend): tile \(i) point \(j) = \(g), expected \(e)")
-          }
-        }
-      }
-    }
-  }
-
-  @Test(arguments: sizes)
-  func projectSharedPoints(count: Int) {
-    let t = Self.transforms(seed: 31, count: count)
-    // 4 is the tile-corner fast path; 1 and 3 exercise the tail only, 5 and 8
-    // blocks plus tail and several blocks.
-    let pointCounts = count > 10_000 ? [4] : [4, 1, 3, 5, 8]
-    for p in pointCounts {
-      Self.checkProjectShared(
-        points: Self.points(seed: 32, count: p), transforms: t[...], outOffset: 0, "op3 n=\(count) P=\(p)")
-    }
+  @Test(arguments: [(1, 1023), (3, 1023), (1, 9), (3, 7), (5, 4)])
+  func misalignedSubRanges(start: Int, count: Int) {
+    Self.agreement.misalignedSubRanges(start: start, count: count)
   }
 
   @Test func projectSharedPointsHasNaNsWhereWIsNotPositive() {
-    // Guards the data: the agreement tests above do compare NaN positions.
-    let t = Self.transforms(seed: 31, count: 64)
-    let pts = Self.points(seed: 32, count: 4)
+    // Guards the data: the agreement checks do compare NaN positions.
+    let t = BatchBackendAgreement.transforms(seed: 31, count: 64)
+    let pts = BatchBackendAgreement.points(seed: 32, count: 4)
     let out = Transform3DBatch(t).projecting(pts, backend: .simd)
     let nans = out.filter { $0.x.isNaN }.count
     #expect(nans > 0 && nans < out.count)
     for i in 0..<64 where t[i].m44 == 0 {
       #expect(out[4 * i].x.isNaN && out[4 * i].y.isNaN)
-    }
-  }
-
-  // MARK: Operation 4
-
-  @Test(arguments: sizes)
-  func projectManyPoints(count: Int) {
-    let pts = Self.points(seed: 41, count: count)
-    for kind in 0..<3 {
-      // One transform of each kind (w > 0, w < 0, w == 0).
-      let m = (0..<30).lazy.map { Self.transform(seed: 42, $0) }.first {
-        $0.m44 == 0 ? kind == 2 : ($0.m44 > 0 ? kind == 0 : kind == 1)
-      }!
-      Self.checkProjectMany(points: pts[...], m, outOffset: 0, "op4 n=\(count) kind=\(kind)")
-    }
-  }
-
-  static func checkProjectMany(
-    points: ArraySlice<SIMD3<Float>>, _ m: Transform3D, outOffset: Int, _ label: String
-  ) {
-    let n = points.count
-    var reference = [SIMD3<Float>](repeating: .zero, count: n)
-    points.withUnsafeBufferPointer { src in
-      reference.withUnsafeMutableBufferPointer {
-        Transform3DBatch.project(src, through: m, into: $0, backend: .scalar)
-      }
-    }
-    for backend in fastBackends {
-      var big = [SIMD3<Float>](repeating: SIMD3(-7, -7, -7), count: n + outOffset + 1)
-      points.withUnsafeBufferPointer { src in
-        big.withUnsafeMutableBufferPointer { all in
-          let dst = UnsafeMutableBufferPointer(rebasing: all[outOffset..<(outOffset + n)])
-          Transform3DBatch.project(src, through: m, into: dst, backend: backend)
-        }
-      }
-      #expect(big[outOffset + n] == SIMD3(-7, -7, -7), "\(label) \(backend): wrote past the end")
-      var failures = 0
-      for i in 0..<n {
-        let g = big[outOffset + i]
-        let e = reference[i]
-        let p = points[points.startIndex + i]
-        let exact = backend == .simd
-        let ok = (0..<3).allSatisfy { projectedMatches(g[$0], e[$0], point: p, m, column: $0, exact: exact) }
-        if !ok && failures < 5 {
-          failures += 1
-          Issue.record("\(label) \(backend): point \(i) = \(g), expected \(e)")
-        }
-      }
-    }
-  }
-
-  // MARK: Misaligned sub-ranges
-
-  @Test(arguments: [(1, 1023), (3, 1023), (1, 9), (3, 7), (5, 4)])
-  func misalignedSubRanges(start: Int, count: Int) {
-    let all = Self.transforms(seed: 51, count: 1030)
-    let others = Self.transforms(seed: 52, count: 1030)
-    let shared = Self.transform(seed: 53, 0)
-    let range = start..<(start + count)
-    for backend in Self.fastBackends {
-      // Operation 1 and 2: inputs and output are sub-ranges at offsets start, start+1.
-      var out = [Transform3D](repeating: .identity, count: 1030)
-      all.withUnsafeBufferPointer { pa in
-        others.withUnsafeBufferPointer { pb in
-          out.withUnsafeMutableBufferPointer { po in
-            let a = UnsafeBufferPointer(rebasing: pa[range])
-            let b = UnsafeBufferPointer(rebasing: pb[(start + 1)..<(start + 1 + count)])
-            let o = UnsafeMutableBufferPointer(rebasing: po[(start + 2)..<(start + 2 + count)])
-            Transform3DBatch.concatenate(a, b, into: o, backend: backend)
-          }
-        }
-      }
-      Self.checkProducts(
-        { all[start + $0] }, { others[start + 1 + $0] }, Array(out[(start + 2)..<(start + 2 + count)]),
-        exact: backend == .simd, "op2 sub-range \(start) \(backend)")
-      #expect(out[start + 1] == .identity && out[start + 2 + count] == .identity)
-      for side in ConcatenationSide.allCases {
-        all.withUnsafeBufferPointer { pa in
-          out.withUnsafeMutableBufferPointer { po in
-            Transform3DBatch.concatenate(
-              UnsafeBufferPointer(rebasing: pa[range]), with: shared, side: side,
-              into: UnsafeMutableBufferPointer(rebasing: po[(start + 1)..<(start + 1 + count)]), backend: backend)
-          }
-        }
-        let got = Array(out[(start + 1)..<(start + 1 + count)])
-        switch side {
-        case .right: Self.checkProducts({ all[start + $0] }, { _ in shared }, got, exact: backend == .simd, "op1")
-        case .left: Self.checkProducts({ _ in shared }, { all[start + $0] }, got, exact: backend == .simd, "op1")
-        }
-      }
-    }
-    // Operations 3 and 4 on sub-ranges, output at odd offsets.
-    let pts = Self.points(seed: 54, count: 1030)
-    Self.checkProjectShared(
-      points: Array(pts[start..<(start + 4)]), transforms: all[range], outOffset: start, "op3 sub-range")
-    Self.checkProjectShared(
-      points: Array(pts[start..<(start + 6)]), transforms: all[range], outOffset: start + 2, "op3 sub-range P=6")
-    Self.checkProjectMany(points: pts[range], shared, outOffset: start, "op4 sub-range")
-  }
-}
-
-extension Transform3D {
-  /// Entry (row r, column c), zero-based.
-  fileprivate func entry(_ r: Int, _ c: Int) -> Float {
-    [row1, row2, row3, row4][r][c]
-  }
-}
-
-/// The BLAS backend makes a fixed number of OpenBLAS calls per operation,
-/// whatever the batch size: never one per matrix.
-@Suite("Transform3DBatch BLAS call counts")
-struct Transform3DBatchBLASCallTests {
-  static func calls(_ body: () -> Void) -> [_BLAS.Call] {
-    let trace = _BLAS.Trace()
-    _BLAS.$trace.withValue(trace) { body() }
-    return trace.calls
-  }
-
-  @Test(arguments: [1, 9, 1023])
-  func oneCallPerOperation(count: Int) {
-    let a = Transform3DBatch(Transform3DBatchBackendTests.transforms(seed: 61, count: count))
-    let b = Transform3DBatch(Transform3DBatchBackendTests.transforms(seed: 62, count: count))
-    let shared = Transform3DBatchBackendTests.transform(seed: 63, 0)
-    let corners = Transform3DBatchBackendTests.points(seed: 64, count: 4)
-    let pts = Transform3DBatchBackendTests.points(seed: 65, count: count)
-
-    #expect(
-      Self.calls { _ = a.concatenating(shared, side: .right, backend: .blas) }
-        == [_BLAS.Call(routine: "sgemm", m: 4 * count, n: 4, k: 4)])
-    #expect(
-      Self.calls { _ = a.concatenating(shared, side: .left, backend: .blas) }
-        == [_BLAS.Call(routine: "sgemm", m: 4, n: 4 * count, k: 4)])
-    #expect(
-      Self.calls { _ = a.projecting(corners, backend: .blas) }
-        == [_BLAS.Call(routine: "sgemm", m: 4, n: 4 * count, k: 4)])
-    var out = [SIMD3<Float>](repeating: .zero, count: count)
-    #expect(
-      Self.calls {
-        pts.withUnsafeBufferPointer { p in
-          out.withUnsafeMutableBufferPointer {
-            Transform3DBatch.project(p, through: shared, into: $0, backend: .blas)
-          }
-        }
-      } == [_BLAS.Call(routine: "sgemm", m: count, n: 4, k: 3)])
-    // Operation 2 has no GEMM form: one banded sgbmv per output column.
-    #expect(
-      Self.calls { _ = a.concatenating(b, backend: .blas) }
-        == Array(repeating: _BLAS.Call(routine: "sgbmv", m: 4 * count, n: 4 * count, k: 7), count: 4))
-  }
-
-  @Test func noCallsForEmptyBatchesOrOtherBackends() {
-    let empty = Transform3DBatch(count: 0)
-    let some = Transform3DBatch(Transform3DBatchBackendTests.transforms(seed: 66, count: 5))
-    #expect(Self.calls { _ = empty.concatenating(.identity, side: .left, backend: .blas) }.isEmpty)
-    #expect(Self.calls { _ = empty.concatenating(empty, backend: .blas) }.isEmpty)
-    #expect(Self.calls { _ = some.projecting([], backend: .blas) }.isEmpty)
-    for backend in [TransformBackend.scalar, .simd] {
-      #expect(Self.calls { _ = some.concatenating(some, backend: backend) }.isEmpty)
     }
   }
 }
@@ -383,8 +53,86 @@ struct Transform3DBatchAutomaticPolicyTests {
     #expect(B._resolve(.automatic, .concatenatePairs, count: 1) == .simd)
     #expect(B._resolve(.automatic, .projectMany, count: 0) == .simd)
     // Explicit choices are never overridden.
-    for backend in [TransformBackend.scalar, .simd, .blas] {
+    for backend in [TransformBackend.scalar, .simd] {
       #expect(B._resolve(backend, .projectMany, count: 1_000_000) == backend)
+    }
+  }
+}
+
+/// Kernels that write a marker instead of computing, so a test can see which
+/// calls reach a backend supplied from outside SleetMath.
+private struct MarkerKernels: Transform3DBatchKernels {
+  static let marker = Transform3D(
+    m11: 7, m12: 7, m13: 7, m14: 7, m21: 7, m22: 7, m23: 7, m24: 7,
+    m31: 7, m32: 7, m33: 7, m34: 7, m41: 7, m42: 7, m43: 7, m44: 7)
+
+  func concatenate(
+    _ batch: UnsafeBufferPointer<Transform3D>, with shared: Transform3D,
+    side: ConcatenationSide, into out: UnsafeMutableBufferPointer<Transform3D>
+  ) { out.update(repeating: Self.marker) }
+
+  func concatenate(
+    _ a: UnsafeBufferPointer<Transform3D>, _ b: UnsafeBufferPointer<Transform3D>,
+    into out: UnsafeMutableBufferPointer<Transform3D>
+  ) { out.update(repeating: Self.marker) }
+
+  func project(
+    _ points: UnsafeBufferPointer<SIMD3<Float>>, through transforms: UnsafeBufferPointer<Transform3D>,
+    into out: UnsafeMutableBufferPointer<SIMD2<Float>>
+  ) { out.update(repeating: SIMD2(7, 7)) }
+
+  func project(
+    _ points: UnsafeBufferPointer<SIMD3<Float>>, through transform: Transform3D,
+    into out: UnsafeMutableBufferPointer<SIMD3<Float>>
+  ) { out.update(repeating: SIMD3(7, 7, 7)) }
+}
+
+/// A backend from another module (as `SleetBLAS` supplies `blas`) is a value
+/// of the same type as the built-in ones: every operation reaches its kernels,
+/// `automatic` never does, and names identify backends.
+@Suite("TransformBackend with supplied kernels")
+struct TransformBackendKernelsTests {
+  static let marker = TransformBackend(name: "marker", kernels: MarkerKernels())
+
+  @Test func everyOperationReachesTheKernels() {
+    let batch = Transform3DBatch(repeating: .makeScale(x: 2, y: 2, z: 2), count: 5)
+    let points: [SIMD3<Float>] = [SIMD3(1, 2, 3), SIMD3(-1, 0, 4)]
+    #expect(batch.concatenating(.identity, side: .left, backend: Self.marker).allSatisfy { $0 == MarkerKernels.marker })
+    #expect(batch.concatenating(batch, backend: Self.marker).allSatisfy { $0 == MarkerKernels.marker })
+    #expect(batch.projecting(points, backend: Self.marker) == Array(repeating: SIMD2(7, 7), count: 10))
+    var out = [SIMD3<Float>](repeating: .zero, count: 2)
+    points.withUnsafeBufferPointer { p in
+      out.withUnsafeMutableBufferPointer {
+        Transform3DBatch.project(p, through: .identity, into: $0, backend: Self.marker)
+      }
+    }
+    #expect(out == [SIMD3(7, 7, 7), SIMD3(7, 7, 7)])
+    // The built-in backends compute.
+    for backend in TransformBackend.builtIn {
+      #expect(batch.concatenating(batch, backend: backend)[0] == .makeScale(x: 4, y: 4, z: 4))
+    }
+  }
+
+  @Test func automaticNeverChoosesSuppliedKernels() {
+    for operation in [B._Operation.concatenateShared, .concatenatePairs, .projectShared, .projectMany] {
+      for count in [0, 1, 2, 1_000, 4_194_304] {
+        #expect(TransformBackend.builtIn.contains(B._resolve(.automatic, operation, count: count)))
+        #expect(B._resolve(.automatic, operation, count: count) != .automatic)
+      }
+    }
+  }
+  typealias B = Transform3DBatch
+
+  @Test func namesIdentifyBackends() {
+    #expect(TransformBackend.builtIn.map(\.name) == ["scalar", "simd", "automatic"])
+    #expect(Self.marker == TransformBackend(name: "marker", kernels: MarkerKernels()))
+    #expect(Self.marker != .scalar && Self.marker.description == "marker")
+    #expect(Set(TransformBackend.builtIn + [Self.marker]).count == 4)
+  }
+
+  @Test func aBuiltInNameCannotBeReused() async {
+    await #expect(processExitsWith: .failure) {
+      _ = TransformBackend(name: "simd", kernels: MarkerKernels())
     }
   }
 }

@@ -1,3 +1,4 @@
+import SleetBLAS
 import SleetMath
 import Testing
 

@@ -1,4 +1,3 @@
-import COpenBLAS
 import SleetKit
 
 /// `sleet info`: version, build configuration and the OpenBLAS in use.
@@ -9,7 +8,9 @@ struct InfoCommand: SleetCommand {
     usage: sleet info
 
     Prints SleetKit's version, whether this is a debug or release build, the CPU
-    the SIMD code was compiled for, and the OpenBLAS version, core and threads.
+    the SIMD code was compiled for, the Transform3DBatch backends, and the
+    OpenBLAS version, core and threads (the blas backend's library; the
+    SleetBLAS module is the only part of SleetKit that links OpenBLAS).
 
     The SIMD target is a compile-time fact read from the Clang importer's
     predefined macros (__AVX2__, __FMA__, ...), which follow -target-cpu: the
@@ -30,10 +31,9 @@ struct InfoCommand: SleetCommand {
       output.print("build: release")
     #endif
     output.print("SIMD target: \(SIMDBuildTarget.summary)")
-    let config = openblas_get_config().map { String(cString: $0) } ?? "unknown"
-    let core = openblas_get_corename().map { String(cString: $0) } ?? "unknown"
-    output.print("OpenBLAS: \(config)")
-    output.print("OpenBLAS core: \(core), threads: \(openblas_get_num_threads())")
+    output.print("transform backends: \(TransformBackend.allCases.map(\.name).joined(separator: ", "))")
+    output.print("OpenBLAS (SleetBLAS, the blas backend): \(BLASInfo.configuration)")
+    output.print("OpenBLAS core: \(BLASInfo.coreName), threads: \(BLASInfo.threadCount)")
     output.print("SleetKit BLAS calls: \(BLASInfo.threadPolicy)")
   }
 }

@@ -176,8 +176,8 @@ enum ShatterCommandOptions {
   /// `--backend scalar|simd|blas|automatic` (default automatic).
   static func backend(_ arguments: inout Arguments) throws(CommandError) -> TransformBackend {
     try arguments.option(
-      "backend", as: TransformBackend.allCases.map(\.rawValue).joined(separator: ", ")
-    ) { TransformBackend(rawValue: $0) } ?? .automatic
+      "backend", as: TransformBackend.allCases.map(\.name).joined(separator: ", ")
+    ) { name in TransformBackend.allCases.first { $0.name == name } } ?? .automatic
   }
 
   /// `--divisor N` (default 10).

@@ -3,11 +3,16 @@
 /// (`redSpeed` …); they are clamped only when output, as Core Animation does.
 @frozen
 public struct ColorRGBA: Hashable, Sendable {
+  /// Red, straight (not multiplied by alpha); 0…1 nominally.
   public var red: Float
+  /// Green, straight; 0…1 nominally.
   public var green: Float
+  /// Blue, straight; 0…1 nominally.
   public var blue: Float
+  /// Opacity: 0 transparent, 1 opaque.
   public var alpha: Float
 
+  /// A colour from straight components (opaque unless `alpha` is given).
   @inlinable
   public init(red: Float, green: Float, blue: Float, alpha: Float = 1) {
     self.red = red
@@ -23,12 +28,16 @@ public struct ColorRGBA: Hashable, Sendable {
     set { (red, green, blue, alpha) = (newValue.x, newValue.y, newValue.z, newValue.w) }
   }
 
+  /// A colour from a vector (r, g, b, a), the inverse of ``vector``.
   @inlinable
   public init(_ vector: SIMD4<Float>) {
     self.init(red: vector.x, green: vector.y, blue: vector.z, alpha: vector.w)
   }
 
+  /// Opaque white (1, 1, 1, 1): `EmitterCell.color`'s default.
   public static let white = ColorRGBA(red: 1, green: 1, blue: 1, alpha: 1)
+  /// Opaque black (0, 0, 0, 1).
   public static let black = ColorRGBA(red: 0, green: 0, blue: 0, alpha: 1)
+  /// Fully transparent (0, 0, 0, 0).
   public static let clear = ColorRGBA(red: 0, green: 0, blue: 0, alpha: 0)
 }

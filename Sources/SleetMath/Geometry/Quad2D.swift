@@ -2,11 +2,17 @@
 /// bottom-right, bottom-left (the corners of the unit square (0,0), (1,0), (1,1),
 /// (0,1) they correspond to).
 public struct Quad2D: Hashable, Sendable {
+  /// The corner that unit-square point (0, 0) maps to.
   public var topLeft: SIMD2<Float>
+  /// The corner that unit-square point (1, 0) maps to.
   public var topRight: SIMD2<Float>
+  /// The corner that unit-square point (1, 1) maps to.
   public var bottomRight: SIMD2<Float>
+  /// The corner that unit-square point (0, 1) maps to.
   public var bottomLeft: SIMD2<Float>
 
+  /// A quadrilateral from its four corners, in drawing order (any shape: the
+  /// corners of a projected tile need not form a rectangle).
   public init(
     topLeft: SIMD2<Float>, topRight: SIMD2<Float>,
     bottomRight: SIMD2<Float>, bottomLeft: SIMD2<Float>

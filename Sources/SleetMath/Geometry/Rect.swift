@@ -4,11 +4,17 @@
 /// Used for the transition inputs that UIKit expresses as frames (a zoom's
 /// image rects, a circle reveal's button) and for a layer's oval mask.
 public struct Rect: Hashable, Sendable, Codable {
+  /// The left edge, points.
   public var x: Double
+  /// The top edge, points (y grows downward).
   public var y: Double
+  /// The extent along x, points (a negative width is refused where a rect is
+  /// read from input).
   public var width: Double
+  /// The extent along y, points.
   public var height: Double
 
+  /// A rectangle from its origin (top-left corner) and size, points.
   /// - Complexity: O(1).
   @inlinable
   public init(x: Double, y: Double, width: Double, height: Double) {
@@ -22,9 +28,13 @@ public struct Rect: Hashable, Sendable, Codable {
   @inlinable
   public var center: SIMD2<Double> { SIMD2(x + width / 2, y + height / 2) }
 
+  /// The left edge, `x`.
   @inlinable public var minX: Double { x }
+  /// The top edge, `y`.
   @inlinable public var minY: Double { y }
+  /// The right edge, `x + width`.
   @inlinable public var maxX: Double { x + width }
+  /// The bottom edge, `y + height`.
   @inlinable public var maxY: Double { y + height }
 
   /// Whether all four numbers are finite.

@@ -1,10 +1,10 @@
-import COpenBLAS
+import CSIMDBuildTarget
 
 /// The x86 vector instruction sets SleetMath's SIMD kernels were compiled for.
 ///
 /// Swift has no `#if` test for target features, but the Clang importer is given
 /// Swift's `-target-cpu`, so the predefined macros `__AVX2__`, `__FMA__`, … seen
-/// through `COpenBLAS/shim.h` describe exactly the code generation of this
+/// through `CSIMDBuildTarget/shim.h` describe exactly the code generation of this
 /// module. This is a compile-time fact about the binary, not a property of the
 /// machine it runs on (the tools read `/proc/cpuinfo` for that).
 ///

@@ -82,7 +82,7 @@ public enum Philox4x32 {
   /// Concrete code on purpose, for callers in other modules (particle
   /// births): there the generic widening conversion of ``blocks(_:_:_:_:key:)``
   /// (`SIMD8<UInt64>(truncatingIfNeeded:)`) was reported unspecialised;
-  /// ``mulHiLo(_:_:)`` needs no conversion and lowers to two `pshufd`, two
+  /// `mulHiLo(_:_:)` needs no conversion and lowers to two `pshufd`, two
   /// `pmuludq` and two `shufps`. (Inside SleetMath, `blocks` is specialised
   /// and measured faster for `RandomStream.fill` than two `blocks4` halves:
   /// 1.17 against 1.55 ns/value, so it stays as it is.)

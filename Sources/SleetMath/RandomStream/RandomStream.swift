@@ -14,9 +14,14 @@
 /// attribute), never by thread or storage slot.
 @frozen
 public struct RandomStream: Hashable, Sendable {
+  /// The Philox key: streams with different seeds are independent.
   public var seed: UInt64
+  /// The stream number, the high half of every block counter: one seed's
+  /// streams never share a block.
   public var stream: UInt64
 
+  /// The stream `stream` of generator `seed`. Creating one costs nothing: no
+  /// state is computed until a value is asked for.
   @inlinable
   public init(seed: UInt64, stream: UInt64 = 0) {
     self.seed = seed

@@ -22,9 +22,15 @@
 /// Algorithm: Newton–Raphson on x(t) from t = x, falling back to bisection
 /// when the derivative is small — the method of WebKit's `UnitBezier`.
 public struct TimingFunction: Hashable, Sendable, Codable {
+  /// The first control point's time coordinate, in [0, 1] (the curve runs
+  /// from (0, 0) to (1, 1)).
   public let x1: Double
+  /// The first control point's progress coordinate (may leave [0, 1]:
+  /// overshoot).
   public let y1: Double
+  /// The second control point's time coordinate, in [0, 1].
   public let x2: Double
+  /// The second control point's progress coordinate (may leave [0, 1]).
   public let y2: Double
 
   /// A custom curve, `CAMediaTimingFunction(controlPoints:)`.

@@ -10,13 +10,20 @@
 /// instance buffer) use this six-float form.
 @frozen
 public struct AffineTransform2D: Hashable, Sendable, Codable {
+  /// x′'s factor of x (row 1, column 1).
   public var a: Float
+  /// y′'s factor of x (row 1, column 2).
   public var b: Float
+  /// x′'s factor of y (row 2, column 1).
   public var c: Float
+  /// y′'s factor of y (row 2, column 2).
   public var d: Float
+  /// Translation along x, added after the linear part.
   public var tx: Float
+  /// Translation along y, added after the linear part.
   public var ty: Float
 
+  /// The transform `x′ = a·x + c·y + tx`, `y′ = b·x + d·y + ty`.
   @inlinable
   public init(a: Float, b: Float, c: Float, d: Float, tx: Float, ty: Float) {
     self.a = a

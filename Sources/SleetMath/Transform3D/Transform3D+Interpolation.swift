@@ -49,6 +49,8 @@ extension Transform3D {
     /// The rotation as a quaternion `(x, y, z, w)`.
     public var quaternion: SIMD4<Double>
 
+    /// A decomposition from its parts; ``recomposed()`` multiplies them back
+    /// into a matrix (perspective, translation, rotation, skew, scale).
     public init(
       perspective: SIMD4<Double>, translation: SIMD3<Double>, scale: SIMD3<Double>,
       skew: SIMD3<Double>, quaternion: SIMD4<Double>

@@ -34,9 +34,15 @@
 /// every platform for the scalar path.
 @frozen
 public struct Transform3D: Hashable, Sendable {
+  /// Row 1, `(m11, m12, m13, m14)`: the image of the x axis (and its
+  /// perspective term in m14).
   public var row1: SIMD4<Float>
+  /// Row 2, `(m21, m22, m23, m24)`: the image of the y axis.
   public var row2: SIMD4<Float>
+  /// Row 3, `(m31, m32, m33, m34)`: the image of the z axis; m34 = −1/d is
+  /// the perspective of an eye at distance d.
   public var row3: SIMD4<Float>
+  /// Row 4, `(m41, m42, m43, m44)`: the translation, and the homogeneous w.
   public var row4: SIMD4<Float>
 
   /// Creates a transform from its four rows.
@@ -85,66 +91,82 @@ public struct Transform3D: Hashable, Sendable {
 // MARK: - Named entries (m11…m44)
 
 extension Transform3D {
+  /// Row 1, column 1 (`row1.x`): x scale/rotation, as `CATransform3D.m11`.
   @inlinable public var m11: Float {
     get { row1.x }
     set { row1.x = newValue }
   }
+  /// Row 1, column 2 (`row1.y`): x→y shear/rotation, as `CATransform3D.m12`.
   @inlinable public var m12: Float {
     get { row1.y }
     set { row1.y = newValue }
   }
+  /// Row 1, column 3 (`row1.z`): x→z rotation, as `CATransform3D.m13`.
   @inlinable public var m13: Float {
     get { row1.z }
     set { row1.z = newValue }
   }
+  /// Row 1, column 4 (`row1.w`): perspective from x, as `CATransform3D.m14`.
   @inlinable public var m14: Float {
     get { row1.w }
     set { row1.w = newValue }
   }
+  /// Row 2, column 1 (`row2.x`): y→x shear/rotation, as `CATransform3D.m21`.
   @inlinable public var m21: Float {
     get { row2.x }
     set { row2.x = newValue }
   }
+  /// Row 2, column 2 (`row2.y`): y scale/rotation, as `CATransform3D.m22`.
   @inlinable public var m22: Float {
     get { row2.y }
     set { row2.y = newValue }
   }
+  /// Row 2, column 3 (`row2.z`): y→z rotation, as `CATransform3D.m23`.
   @inlinable public var m23: Float {
     get { row2.z }
     set { row2.z = newValue }
   }
+  /// Row 2, column 4 (`row2.w`): perspective from y, as `CATransform3D.m24`.
   @inlinable public var m24: Float {
     get { row2.w }
     set { row2.w = newValue }
   }
+  /// Row 3, column 1 (`row3.x`): z→x rotation, as `CATransform3D.m31`.
   @inlinable public var m31: Float {
     get { row3.x }
     set { row3.x = newValue }
   }
+  /// Row 3, column 2 (`row3.y`): z→y rotation, as `CATransform3D.m32`.
   @inlinable public var m32: Float {
     get { row3.y }
     set { row3.y = newValue }
   }
+  /// Row 3, column 3 (`row3.z`): z scale/rotation, as `CATransform3D.m33`.
   @inlinable public var m33: Float {
     get { row3.z }
     set { row3.z = newValue }
   }
+  /// Row 3, column 4 (`row3.w`): perspective from z (−1/eye distance), as `CATransform3D.m34`.
   @inlinable public var m34: Float {
     get { row3.w }
     set { row3.w = newValue }
   }
+  /// Row 4, column 1 (`row4.x`): translation along x, as `CATransform3D.m41`.
   @inlinable public var m41: Float {
     get { row4.x }
     set { row4.x = newValue }
   }
+  /// Row 4, column 2 (`row4.y`): translation along y, as `CATransform3D.m42`.
   @inlinable public var m42: Float {
     get { row4.y }
     set { row4.y = newValue }
   }
+  /// Row 4, column 3 (`row4.z`): translation along z, as `CATransform3D.m43`.
   @inlinable public var m43: Float {
     get { row4.z }
     set { row4.z = newValue }
   }
+  /// Row 4, column 4 (`row4.w`): homogeneous w (1 for affine transforms), as `CATransform3D.m44`.
   @inlinable public var m44: Float {
     get { row4.w }
     set { row4.w = newValue }

@@ -1,30 +1,75 @@
 /// Which implementation a batch operation runs on.
 ///
-/// Every backend computes the same mathematical result. `scalar` and `simd`
-/// are **bit-identical** (same operations in the same order, no FMA, true
-/// division), so `automatic` switching between them never changes a result.
-/// `blas` rounds differently (OpenBLAS uses FMA and its own summation order):
+/// Every backend computes the same mathematical result. SleetMath has three:
+/// ``scalar`` and ``simd`` are **bit-identical** (same operations in the same
+/// order, no FMA, true division), and ``automatic`` chooses between those two
+/// only, so it never changes a result either. Other modules add backends by
+/// supplying ``Transform3DBatchKernels``: `SleetBLAS` adds `blas` (OpenBLAS),
+/// which rounds differently (OpenBLAS uses FMA and its own summation order):
 /// each entry is within `1e-5 · Σ|terms|` of the scalar result, and projected
 /// coordinates within the propagated bound (see `Transform3DBatchBackendTests`).
 /// Measured speeds and the crossovers behind `automatic` are in
 /// `docs/benchmarks.md`.
-public enum TransformBackend: String, Sendable, CaseIterable, Codable {
+///
+/// A struct rather than an enum so that a backend can live in another module
+/// (a program that never uses `blas` does not link OpenBLAS), which means no
+/// exhaustive `switch`: compare with `==` (backends are equal when their
+/// ``name``s are).
+public struct TransformBackend: Sendable, Hashable, CustomStringConvertible {
+  /// The backend's name: `scalar`, `simd`, `automatic`, or the name its module
+  /// gave it (`blas`). It identifies the backend (``==(_:_:)`` compares names)
+  /// and is what `sleet shatter --backend` takes.
+  public let name: String
+
+  internal let _kind: _Kind
+
+  internal enum _Kind: Sendable {
+    case scalar, simd, automatic
+    case kernels(any Transform3DBatchKernels)
+  }
+
+  private init(name: String, kind: _Kind) {
+    self.name = name
+    self._kind = kind
+  }
+
+  /// A backend that runs the given kernels, for modules that supply one (as
+  /// `SleetBLAS` does for `blas`). ``Transform3DBatch`` checks the counts and
+  /// overlaps of every call before it reaches the kernels.
+  ///
+  /// - Precondition: `name` is not one of the built-in names (`scalar`,
+  ///   `simd`, `automatic`): names identify backends.
+  public init(name: String, kernels: some Transform3DBatchKernels) {
+    precondition(
+      !TransformBackend.builtIn.contains { $0.name == name },
+      "TransformBackend: \"\(name)\" is a built-in backend's name")
+    self.init(name: name, kind: .kernels(kernels))
+  }
+
   /// The naive reference: plain loops over `Transform3D` values, written the way
   /// most code would. Bit-exact with `Transform3D.concatenating(_:)`.
-  case scalar
+  public static let scalar = TransformBackend(name: "scalar", kind: .scalar)
   /// Hand-written SIMD kernels over raw buffers (no ARC, no bounds checks, no
-  /// allocation), bit-identical to `scalar`.
-  case simd
-  /// OpenBLAS on stacked or packed layouts: one `cblas_sgemm` per operation
-  /// (four banded `cblas_sgbmv` for the element-wise product, which has no GEMM
-  /// form), never one call per matrix. Operations that need a side-by-side
-  /// layout (shared-left concatenation, shared-point projection, element-wise
-  /// product) allocate a packing buffer per call. OpenBLAS uses the process's
-  /// thread count, which the library never changes (the executables pin one:
-  /// ``BLASInfo/useSingleThreadedBLAS()``).
-  case blas
-  /// Chooses between the others by operation and size, from measured crossovers.
-  case automatic
+  /// allocation), bit-identical to ``scalar``.
+  public static let simd = TransformBackend(name: "simd", kind: .simd)
+  /// Chooses ``scalar`` or ``simd`` by operation and size, from measured
+  /// crossovers; bit-identical to both. It never chooses a backend from
+  /// another module (OpenBLAS's `blas` never won a measured size).
+  public static let automatic = TransformBackend(name: "automatic", kind: .automatic)
+
+  /// The backends SleetMath itself provides: ``scalar``, ``simd`` and
+  /// ``automatic``. (`import SleetKit` also offers `TransformBackend.allCases`,
+  /// which adds `blas`.)
+  public static let builtIn: [TransformBackend] = [.scalar, .simd, .automatic]
+
+  /// The ``name``.
+  public var description: String { name }
+
+  /// Whether the two backends have the same ``name``.
+  public static func == (lhs: TransformBackend, rhs: TransformBackend) -> Bool { lhs.name == rhs.name }
+
+  /// Hashes the ``name``.
+  public func hash(into hasher: inout Hasher) { hasher.combine(name) }
 }
 
 /// Which side the shared transform goes on in
@@ -47,8 +92,8 @@ extension Transform3DBatch {
   /// ```
   ///
   /// - Precondition: `out.count == batch.count`; `out` does not overlap `batch`.
-  /// - Complexity: O(n); no allocations except the `blas` backend's packing
-  ///   buffer for `side == .left`.
+  /// - Complexity: O(n); no allocations with the SleetMath backends (`blas`
+  ///   allocates a packing buffer for `side == .left`).
   public static func concatenate(
     _ batch: UnsafeBufferPointer<Transform3D>, with shared: Transform3D,
     side: ConcatenationSide, into out: UnsafeMutableBufferPointer<Transform3D>,
@@ -58,10 +103,10 @@ extension Transform3DBatch {
       out.count == batch.count,
       "Transform3DBatch.concatenate: out.count \(out.count) != batch.count \(batch.count)")
     _precondition(noOverlap: UnsafeRawBufferPointer(batch), UnsafeRawBufferPointer(out))
-    switch _resolve(backend, .concatenateShared, count: batch.count) {
+    switch _resolve(backend, .concatenateShared, count: batch.count)._kind {
     case .scalar: _Scalar.concatenate(batch, with: shared, side: side, into: out)
     case .simd: _SIMD.concatenate(batch, with: shared, side: side, into: out)
-    case .blas: _BLASKernels.concatenate(batch, with: shared, side: side, into: out)
+    case .kernels(let kernels): kernels.concatenate(batch, with: shared, side: side, into: out)
     case .automatic: preconditionFailure("unreachable: _resolve never returns .automatic")
     }
   }
@@ -70,7 +115,8 @@ extension Transform3DBatch {
   /// `out[i] = a[i] · b[i]`.
   ///
   /// - Precondition: the three counts are equal; `out` overlaps neither input.
-  /// - Complexity: O(n); no allocations except the `blas` backend's band buffer.
+  /// - Complexity: O(n); no allocations with the SleetMath backends (`blas`
+  ///   allocates a band buffer).
   public static func concatenate(
     _ a: UnsafeBufferPointer<Transform3D>, _ b: UnsafeBufferPointer<Transform3D>,
     into out: UnsafeMutableBufferPointer<Transform3D>,
@@ -81,10 +127,10 @@ extension Transform3DBatch {
       "Transform3DBatch.concatenate: counts differ (a \(a.count), b \(b.count), out \(out.count))")
     _precondition(noOverlap: UnsafeRawBufferPointer(a), UnsafeRawBufferPointer(out))
     _precondition(noOverlap: UnsafeRawBufferPointer(b), UnsafeRawBufferPointer(out))
-    switch _resolve(backend, .concatenatePairs, count: a.count) {
+    switch _resolve(backend, .concatenatePairs, count: a.count)._kind {
     case .scalar: _Scalar.concatenate(a, b, into: out)
     case .simd: _SIMD.concatenate(a, b, into: out)
-    case .blas: _BLASKernels.concatenate(a, b, into: out)
+    case .kernels(let kernels): kernels.concatenate(a, b, into: out)
     case .automatic: preconditionFailure("unreachable: _resolve never returns .automatic")
     }
   }
@@ -100,8 +146,9 @@ extension Transform3DBatch {
   /// with P = `points.count`. Typical use: the 4 corners of a tile through each
   /// tile's transform.
   ///
-  /// Precision: `scalar` and `simd` divide exactly (`x/w` correctly rounded);
-  /// `blas` is within the tolerance stated on ``TransformBackend``.
+  /// Precision: `scalar`, `simd` and `automatic` divide exactly (`x/w`
+  /// correctly rounded); `blas` is within the tolerance stated on
+  /// ``TransformBackend``.
   ///
   /// - Precondition: `out.count == transforms.count · points.count`; `out`
   ///   overlaps neither input.
@@ -119,10 +166,10 @@ extension Transform3DBatch {
     )
     _precondition(noOverlap: UnsafeRawBufferPointer(points), UnsafeRawBufferPointer(out))
     _precondition(noOverlap: UnsafeRawBufferPointer(transforms), UnsafeRawBufferPointer(out))
-    switch _resolve(backend, .projectShared, count: transforms.count) {
+    switch _resolve(backend, .projectShared, count: transforms.count)._kind {
     case .scalar: _Scalar.project(points, through: transforms, into: out)
     case .simd: _SIMD.project(points, through: transforms, into: out)
-    case .blas: _BLASKernels.project(points, through: transforms, into: out)
+    case .kernels(let kernels): kernels.project(points, through: transforms, into: out)
     case .automatic: preconditionFailure("unreachable: _resolve never returns .automatic")
     }
   }
@@ -147,10 +194,10 @@ extension Transform3DBatch {
       out.count == points.count,
       "Transform3DBatch.project: out.count \(out.count) != points.count \(points.count)")
     _precondition(noOverlap: UnsafeRawBufferPointer(points), UnsafeRawBufferPointer(out))
-    switch _resolve(backend, .projectMany, count: points.count) {
+    switch _resolve(backend, .projectMany, count: points.count)._kind {
     case .scalar: _Scalar.project(points, through: transform, into: out)
     case .simd: _SIMD.project(points, through: transform, into: out)
-    case .blas: _BLASKernels.project(points, through: transform, into: out)
+    case .kernels(let kernels): kernels.project(points, through: transform, into: out)
     case .automatic: preconditionFailure("unreachable: _resolve never returns .automatic")
     }
   }

@@ -102,40 +102,73 @@ extension Emitter {
   /// The layer properties a key path can name (`CAEmitterLayer` keys), with
   /// the components of vector properties (`emitterSize.width`).
   public enum LayerProperty: String, CaseIterable, Hashable, Sendable {
+    /// The multipliers of every cell's value at birth (``Emitter/birthRate``…).
     case birthRate, lifetime, velocity, scale, spin
+    /// The centre of the emission shape, points (a 2-vector value).
     case emitterPosition
+    /// `emitterPosition.x`, points.
     case emitterPositionX = "emitterPosition.x"
+    /// `emitterPosition.y`, points (y down).
     case emitterPositionY = "emitterPosition.y"
+    /// The z of the shape's centre, points.
     case emitterZPosition
+    /// The shape's width and height, points (a 2-vector value).
     case emitterSize
+    /// `emitterSize.width`, points.
     case emitterSizeWidth = "emitterSize.width"
+    /// `emitterSize.height`, points.
     case emitterSizeHeight = "emitterSize.height"
+    /// The shape's depth (points), shape, mode, the render mode, whether depth
+    /// is kept, and the random seed: the ``Emitter`` properties of those names.
     case emitterDepth, emitterShape, emitterMode, renderMode, preservesDepth, seed
+    /// The emitter's timing (seconds, rate, seconds): ``Emitter/beginTime``…
     case beginTime, speed, timeOffset
   }
 
   /// The cell properties a key path can name (`CAEmitterCell` keys), with the
   /// components of vector properties (`color.red`, `contentsRect.size.width`).
   public enum CellProperty: String, CaseIterable, Hashable, Sendable {
+    /// ``EmitterCell/isEnabled``, spelled `enabled` as on `CAEmitterCell`.
     case isEnabled = "enabled"
+    /// Births per second, lifetime (s) and initial speed (points/s), means and
+    /// ranges: the ``EmitterCell`` properties of those names.
     case birthRate, lifetime, lifetimeRange, velocity, velocityRange
+    /// Acceleration per axis, points per second².
     case xAcceleration, yAcceleration, zAcceleration
+    /// The emission direction and cone, radians.
     case emissionLatitude, emissionLongitude, emissionRange
+    /// Scale (mean, range, change per second) and spin (radians per second,
+    /// mean and range).
     case scale, scaleRange, scaleSpeed, spin, spinRange
+    /// The mean colour (a 4-vector value, components 0…1).
     case color
+    /// `color.red`, 0…1.
     case colorRed = "color.red"
+    /// `color.green`, 0…1.
     case colorGreen = "color.green"
+    /// `color.blue`, 0…1.
     case colorBlue = "color.blue"
+    /// `color.alpha`, 0…1.
     case colorAlpha = "color.alpha"
+    /// Full widths of the colour components' uniform ranges at birth.
     case redRange, greenRange, blueRange, alphaRange
+    /// Colour components' change per second of age.
     case redSpeed, greenSpeed, blueSpeed, alphaSpeed
+    /// The sprite: a built-in name or a PNG path (a string value).
     case contents
+    /// The unit sub-rectangle of the sprite (a 4-vector value: x, y, width, height).
     case contentsRect
+    /// `contentsRect.origin.x`, unit sprite coordinates.
     case contentsRectOriginX = "contentsRect.origin.x"
+    /// `contentsRect.origin.y`, unit sprite coordinates.
     case contentsRectOriginY = "contentsRect.origin.y"
+    /// `contentsRect.size.width`, unit sprite coordinates.
     case contentsRectSizeWidth = "contentsRect.size.width"
+    /// `contentsRect.size.height`, unit sprite coordinates.
     case contentsRectSizeHeight = "contentsRect.size.height"
+    /// Sprite pixels per point, and the sampling filters (names) and bias.
     case contentsScale, magnificationFilter, minificationFilter, minificationFilterBias
+    /// The cell's timing: begin time (s), duration (s, 0 = forever), rate, offset (s).
     case beginTime, duration, speed, timeOffset
   }
 }

@@ -21,14 +21,21 @@ public struct EmitterCell: Hashable, Sendable {
   public var birthRate: Float = 0
   /// Seconds; mean and range. Default 0, 0.
   public var lifetime: Float = 0
+  /// Full width of the lifetime's uniform range, seconds: a particle lives
+  /// `lifetime ± lifetimeRange/2`. Default 0.
   public var lifetimeRange: Float = 0
 
   /// Points per second; mean and range. Default 0, 0.
   public var velocity: Float = 0
+  /// Full width of the initial speed's uniform range, points per second.
+  /// Default 0.
   public var velocityRange: Float = 0
   /// Points per second², constant over the particle's life. Default 0.
   public var xAcceleration: Float = 0
+  /// Vertical acceleration, points per second² (y grows downward, so positive
+  /// values pull particles down like gravity). Default 0.
   public var yAcceleration: Float = 0
+  /// Acceleration along z (toward the viewer), points per second². Default 0.
   public var zAcceleration: Float = 0
 
   /// Tilt of the emission direction toward +z, radians. Default 0.
@@ -41,24 +48,35 @@ public struct EmitterCell: Hashable, Sendable {
 
   /// Mean and range of the initial scale; change per second. Default 1, 0, 0.
   public var scale: Float = 1
+  /// Full width of the initial scale's uniform range. Default 0.
   public var scaleRange: Float = 0
+  /// Change of scale per second of age (scale = s0 + scaleSpeed·a, clamped at
+  /// 0). Default 0.
   public var scaleSpeed: Float = 0
 
   /// Rotation rate, radians per second; mean and range. Default 0, 0.
   public var spin: Float = 0
+  /// Full width of the spin's uniform range, radians per second. Default 0.
   public var spinRange: Float = 0
 
   /// Mean colour. Default opaque white.
   public var color: ColorRGBA = .white
   /// Per-component ranges. Default 0.
   public var redRange: Float = 0
+  /// Full width of the green component's uniform range at birth. Default 0.
   public var greenRange: Float = 0
+  /// Full width of the blue component's uniform range at birth. Default 0.
   public var blueRange: Float = 0
+  /// Full width of the alpha component's uniform range at birth. Default 0.
   public var alphaRange: Float = 0
   /// Per-component change per second. Default 0.
   public var redSpeed: Float = 0
+  /// Change of the green component per second of age (clamped to 0…1). Default 0.
   public var greenSpeed: Float = 0
+  /// Change of the blue component per second of age (clamped to 0…1). Default 0.
   public var blueSpeed: Float = 0
+  /// Change of alpha per second of age (clamped to 0…1); negative values fade
+  /// particles out. Default 0.
   public var alphaSpeed: Float = 0
 
   /// The sprite drawn for each particle. Default nil (nothing is drawn, but the
@@ -74,6 +92,8 @@ public struct EmitterCell: Hashable, Sendable {
   /// them. Default `linear`, `linear`, bias 0. Other names are rejected by
   /// validation, key paths and effect files. See ``sampling``.
   public var magnificationFilter: String = "linear"
+  /// The filter used when a sprite is drawn smaller than its pixel size
+  /// (`linear`, `nearest` or `trilinear`). Default `linear`.
   public var minificationFilter: String = "linear"
   /// Added to the level of detail when choosing mip levels (trilinear
   /// minification). Default 0.
@@ -114,8 +134,12 @@ public struct EmitterCell: Hashable, Sendable {
   /// local timeline; for a sub-cell, on the parent particle's age. `duration` 0
   /// means no end. Defaults 0, 0, 1, 0.
   public var beginTime: Double = 0
+  /// How long the cell emits, seconds of its timeline; 0 means forever.
+  /// Default 0.
   public var duration: Double = 0
+  /// Rate of the cell's timeline relative to its parent's. Default 1.
   public var speed: Float = 1
+  /// Seconds added to the cell's local time. Default 0.
   public var timeOffset: Double = 0
 
   /// A cell with Apple's defaults, optionally named.
@@ -128,8 +152,11 @@ public struct EmitterCell: Hashable, Sendable {
 /// `snowflake`, `spark`, `star`, `heart`, `confetti`) or a PNG file path
 /// (relative paths resolve against the effect file's folder).
 public struct SpriteReference: Hashable, Sendable {
+  /// The built-in sprite's name or the PNG file's path, as written in the
+  /// effect file.
   public var name: String
 
+  /// A reference to a built-in sprite (one of ``builtInNames``) or a PNG path.
   public init(_ name: String) {
     self.name = name
   }

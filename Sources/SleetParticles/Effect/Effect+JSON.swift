@@ -11,6 +11,7 @@ public struct EffectFormatError: Error, Hashable, Sendable, CustomStringConverti
   /// What is wrong.
   public var reason: String
 
+  /// An error at JSON path `path` (e.g. `emitter.emitterCells[0].birthRate`).
   public init(path: String, reason: String) {
     self.path = path
     self.reason = reason

@@ -16,6 +16,8 @@ public struct PreviewTimes: Hashable, Sendable {
     case empty
   }
 
+  /// Whether the effect settles into a steady state, bursts, or never emits:
+  /// what the times below were chosen for.
   public var kind: Kind
   /// The time of a still, on the layer's parent timeline (seconds, ≥ 0).
   public var still: Double
@@ -24,6 +26,7 @@ public struct PreviewTimes: Hashable, Sendable {
   /// An animation's length, in seconds (> 0).
   public var duration: Double
 
+  /// Preview times as given (``Effect/previewTimes`` computes them for an effect).
   public init(kind: Kind, still: Double, start: Double, duration: Double) {
     self.kind = kind
     self.still = still

@@ -45,6 +45,7 @@ public enum EffectValidationError: Error, Hashable, Sendable, CustomStringConver
 extension PropertyChange {
   /// The parts of a change, as effect files name them.
   public enum Field: String, Hashable, Sendable {
+    /// ``PropertyChange/time``, ``PropertyChange/keyPath``, ``PropertyChange/value``.
     case time, keyPath, value
   }
 

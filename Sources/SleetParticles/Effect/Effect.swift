@@ -3,9 +3,16 @@
 /// names (`emitterShape`, `renderMode`, `contents`, …) and vectors (points,
 /// sizes, colours, `contentsRect`).
 public enum PropertyValue: Hashable, Sendable {
+  /// A number, for every numeric property (stored as `Float` or `Double` as
+  /// the property is; a `UInt32` seed must be a whole number in range).
   case number(Double)
+  /// A flag: `isEnabled` (`enabled`), `preservesDepth`.
   case bool(Bool)
+  /// A name: `emitterShape`, `emitterMode`, `renderMode`, the sampling
+  /// filters, or a sprite for `contents`.
   case string(String)
+  /// The components of a vector property: 2 for points and sizes, 4 for
+  /// colours (r, g, b, a) and `contentsRect` (x, y, width, height).
   case vector([Double])
 }
 
@@ -18,10 +25,16 @@ public enum PropertyValue: Hashable, Sendable {
 /// the layer multipliers, applied uniformly), and a rate change changes the
 /// slope of the birth schedule from `time` on.
 public struct PropertyChange: Hashable, Sendable {
+  /// When the change happens, seconds of the emitter's local time (finite,
+  /// ≥ 0).
   public var time: Double
+  /// The property changed, e.g. `emitterCells.snow.birthRate`.
   public var keyPath: String
+  /// The new value; its kind must match the property's.
   public var value: PropertyValue
 
+  /// A change of `keyPath` to `value` at local time `time` (checked when the
+  /// effect is made: `Effect.init(emitter:changes:parameters:summary:)`).
   public init(time: Double, keyPath: String, value: PropertyValue) {
     self.time = time
     self.keyPath = keyPath
@@ -66,7 +79,7 @@ public struct Effect: Hashable, Sendable {
   public var summary: String?
 
   /// Creates an effect, validating every change against the emitter (see
-  /// ``checkedChanges(_:on:)``, the check effect files get too): a time
+  /// `checkedChanges(_:on:)`, the check effect files get too): a time
   /// that is finite and ≥ 0, a key path that names an existing cell and
   /// property (unknown names are errors naming the path) and is not a timing
   /// property — the simulation reads layer and cell `beginTime`, `duration`,
@@ -142,6 +155,7 @@ public struct KeyPathError: Error, Hashable, Sendable, CustomStringConvertible {
   /// What is wrong, e.g. "no cell named 'snw'" or "expected a number".
   public var reason: String
 
+  /// An error for `keyPath`, with a reason a person can act on.
   public init(keyPath: String, reason: String) {
     self.keyPath = keyPath
     self.reason = reason

@@ -12,9 +12,12 @@ public struct EffectParameter: Hashable, Sendable {
     /// A key path naming one number: `emitterSize.width`,
     /// `emitterCells.snow.birthRate`, `emitterPosition.x`.
     public var keyPath: String
+    /// The slope: the property changes by `factor` per unit of the parameter.
     public var factor: Double
+    /// The property's value when the parameter is 0.
     public var offset: Double
 
+    /// The binding `property = offset + factor × value`.
     public init(keyPath: String, factor: Double, offset: Double = 0) {
       self.keyPath = keyPath
       self.factor = factor
@@ -29,14 +32,18 @@ public struct EffectParameter: Hashable, Sendable {
     }
   }
 
+  /// The name users set it by (`--param width=390`, `Effect.preset(named:parameters:)`).
   public var name: String
   /// The value the effect's properties are evaluated for.
   public var value: Double
-  /// Inclusive bounds that values must respect; nil means unbounded.
+  /// The inclusive lower bound values must respect; nil means unbounded.
   public var minimum: Double?
+  /// The inclusive upper bound; nil means unbounded.
   public var maximum: Double?
+  /// The properties the parameter drives, each linearly.
   public var bindings: [Binding]
 
+  /// A parameter currently at `value`, within `minimum…maximum` when given.
   public init(name: String, value: Double, minimum: Double? = nil, maximum: Double? = nil, bindings: [Binding]) {
     self.name = name
     self.value = value

@@ -8,9 +8,12 @@
 
 /// Why a file could not be written: the path and the system's reason.
 public struct FileOutputError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The file that could not be written, as given.
   public var path: String
+  /// The system's reason (`strerror`), e.g. "No space left on device".
   public var reason: String
 
+  /// An error for `path` with the system's reason.
   public init(path: String, reason: String) {
     self.path = path
     self.reason = reason

@@ -15,17 +15,32 @@ import SleetMath
 /// | 60 | cell | index into ``ParticleFrame/cellPaths`` |
 @frozen
 public struct ParticleInstance: Hashable, Sendable {
+  /// Position along x in layer space, points (offset 0).
   public var x: Float
+  /// Position along y, points, y down (offset 4).
   public var y: Float
+  /// Position along z, points, toward the viewer (offset 8).
   public var z: Float
+  /// Drawn scale, `max(0, s0 + scaleSpeed·age)` times the inherited scale
+  /// (offset 12); the sprite's size in points is its pixel size ×
+  /// `scale` / `contentsScale`.
   public var scale: Float
+  /// Colour r, g, b, a, each clamped to [0, 1], straight alpha (offset 16).
   public var color: SIMD4<Float>
+  /// The unit sub-rectangle of the sprite to draw: x, y, width, height
+  /// (offset 32).
   public var contentsRect: SIMD4<Float>
+  /// Rotation about z, radians, `spin·age` (offset 48).
   public var rotation: Float
+  /// `age / lifetime`, in [0, 1) (offset 52).
   public var normalizedAge: Float
+  /// Index into ``ParticleFrame/sprites``; ``noSprite`` when the cell has no
+  /// contents (offset 56).
   public var sprite: UInt32
+  /// Index into ``ParticleFrame/cellPaths`` (offset 60).
   public var cell: UInt32
 
+  /// An instance from its fields, in layout order.
   @inlinable
   public init(
     x: Float, y: Float, z: Float, scale: Float, color: SIMD4<Float>,
@@ -68,14 +83,23 @@ public struct ParticleInstance: Hashable, Sendable {
 /// ``init(_:)`` converts it (tested bit for bit).
 @frozen
 public struct CompactParticleInstance: Hashable, Sendable {
+  /// Position along x, points (offset 0).
   public var x: Float
+  /// Position along y, points, y down (offset 4).
   public var y: Float
+  /// Position along z, points (offset 8).
   public var z: Float
+  /// Drawn scale, as ``ParticleInstance/scale`` (offset 12).
   public var scale: Float
+  /// Rotation about z, radians (offset 16).
   public var rotation: Float
+  /// `age / lifetime`, in [0, 1) (offset 20).
   public var normalizedAge: Float
+  /// Colour as unorm8, `255·c` rounded to nearest, ties to even (offset 24).
   public var color: SIMD4<UInt8>
+  /// Index into ``ParticleFrame/sprites``; ``noSprite`` for none (offset 28).
   public var sprite: UInt16
+  /// Index into ``ParticleFrame/cellPaths`` (offset 30).
   public var cell: UInt16
 
   /// The sprite index meaning "this cell has no contents".
@@ -129,8 +153,11 @@ public enum SamplingFilter: String, Hashable, Sendable, CaseIterable {
 /// is drawn smaller; the bias is added to the level of detail
 /// λ = log₂(texels per pixel) when choosing mip levels (trilinear only).
 public struct SpriteSampling: Hashable, Sendable {
+  /// The filter where the sprite is drawn larger than its pixels.
   public var magnificationFilter: SamplingFilter
+  /// The filter where the sprite is drawn smaller than its pixels.
   public var minificationFilter: SamplingFilter
+  /// Added to the level of detail λ before choosing mip levels (trilinear).
   public var minificationFilterBias: Float
 
   /// Default: Core Animation's (GNUstep's) `linear`, `linear`, bias 0.
@@ -149,9 +176,12 @@ public struct SpriteSampling: Hashable, Sendable {
 
 /// A contiguous range of ``ParticleFrame/instances`` drawn with one blend mode.
 public struct DrawBatch: Hashable, Sendable {
+  /// The instances drawn, indices into ``ParticleFrame/instances``.
   public var range: Range<Int>
+  /// How they blend: source-over, or additive (`RenderMode.additive`).
   public var blendMode: BlendMode
 
+  /// A batch of `range` drawn with `blendMode`.
   public init(range: Range<Int>, blendMode: BlendMode) {
     self.range = range
     self.blendMode = blendMode
@@ -202,5 +232,7 @@ public struct ParticleFrame: Sendable {
   /// cell's key path without the `emitterCells.` prefixes, e.g. `rocket.spark`.
   public var cellPaths: [String] = []
 
+  /// An empty frame. Pass it to `ParticleSystem.render(into:)` every tick: its
+  /// arrays keep their capacity, so steady-state frames allocate nothing.
   public init() {}
 }

@@ -6,7 +6,9 @@ import SleetMath
 public enum BitmapFont {
   /// Glyph cell size in font pixels (5 wide, 7 tall) plus 1 column of spacing.
   public static let glyphWidth = 5
+  /// Glyph height in font pixels.
   public static let glyphHeight = 7
+  /// Horizontal distance from one glyph to the next: width + 1 of spacing.
   public static let advance = 6
 
   /// The characters with glyphs.

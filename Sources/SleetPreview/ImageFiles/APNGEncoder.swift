@@ -14,6 +14,7 @@
 public struct APNGEncoder: Sendable {
   /// Canvas size in pixels; every frame has this size.
   public let width: Int
+  /// Canvas height in pixels.
   public let height: Int
   /// How many times the animation plays; 0 means forever (`acTL` `num_plays`).
   public var loopCount: UInt32

@@ -12,7 +12,9 @@ import SleetParticles
 /// ``animationControl(frameCount:)`` is the chunk to write over it, at
 /// ``animationControlOffset``, once the frames are written.
 public struct APNGStreamEncoder: Sendable {
+  /// Canvas width in pixels; every frame has this size.
   public let width: Int
+  /// Canvas height in pixels.
   public let height: Int
   /// How many times the animation plays; 0 means forever.
   public let loopCount: UInt32

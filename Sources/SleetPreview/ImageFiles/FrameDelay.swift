@@ -2,7 +2,9 @@
 /// `numerator / denominator` seconds, the form APNG's `fcTL` chunk stores
 /// (two 16-bit fields).
 public struct FrameDelay: Hashable, Sendable, CustomStringConvertible {
+  /// Seconds × denominator (`fcTL` `delay_num`).
   public var numerator: UInt16
+  /// The fraction's denominator (`fcTL` `delay_den`), > 0.
   public var denominator: UInt16
 
   /// - Precondition: `denominator > 0` (APNG would read 0 as 100).

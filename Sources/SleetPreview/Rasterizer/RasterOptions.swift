@@ -36,6 +36,7 @@ public struct RasterOptions: Hashable, Sendable {
 public final class RasterProgress: Hashable, Sendable {
   private let count = Mutex(0)
 
+  /// A counter at 0.
   public init() {}
 
   /// Rows drawn so far, over every drawing call that used this counter.

@@ -20,6 +20,8 @@ public struct SpriteDraw: Sendable {
   /// How the sprite is sampled (see ``Rasterizer/drawSprites(_:sprites:into:options:)``).
   public var sampling: SpriteSampling
 
+  /// A sprite draw; by default the whole sprite, untinted, source-over,
+  /// linear sampling.
   public init(
     transform: AffineTransform2D, sprite: Int, contentsRect: SIMD4<Float> = SIMD4(0, 0, 1, 1),
     tint: SIMD4<Float> = SIMD4(1, 1, 1, 1), blendMode: BlendMode = .sourceOver,

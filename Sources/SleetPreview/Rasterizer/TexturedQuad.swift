@@ -21,6 +21,7 @@ public struct TexturedQuad: Sendable {
   /// array order.
   public var z: Float
 
+  /// A quad showing `texture` (the whole texture by default), opaque, at z 0.
   public init(
     corners: Quad2D, textureCorners: Quad2D = .unit, texture: Int,
     opacity: Float = 1, z: Float = 0

@@ -16,6 +16,8 @@ public struct Renderer: Sendable {
   /// Band height and parallelism.
   public var options: RasterOptions
 
+  /// A renderer mapping layer space to pixels by `viewTransform` (identity:
+  /// one pixel per point).
   public init(viewTransform: AffineTransform2D = .identity, options: RasterOptions = RasterOptions()) {
     self.viewTransform = viewTransform
     self.options = options

@@ -35,7 +35,9 @@ public struct CheckerboardPlan: Hashable, Sendable {
 
   /// Container width W and height H, in points.
   public let width: Double
+  /// Container height H, points.
   public let height: Double
+  /// Push (wave from top-left) or pop (from bottom-right).
   public let direction: ShatterDirection
   /// The divisor of the width that gives the tile side (10 in the sample).
   public let divisor: Int
@@ -270,7 +272,9 @@ public struct CheckerboardPlan: Hashable, Sendable {
 
 /// One tile's schedule in a ``CheckerboardPlan``.
 public struct CheckerboardTile: Hashable, Sendable {
+  /// Column, 0 at the left edge.
   public var column: Int
+  /// Row, 0 at the top edge.
   public var row: Int
   /// Start time in seconds after the transition begins.
   public var delay: Double
@@ -278,6 +282,8 @@ public struct CheckerboardTile: Hashable, Sendable {
   public var duration: Double
 
   /// - Complexity: O(1).
+  /// A tile at (`column`, `row`) that starts flipping `delay` seconds in and
+  /// flips for `duration` seconds.
   public init(column: Int, row: Int, delay: Double, duration: Double) {
     self.column = column
     self.row = row
@@ -288,9 +294,16 @@ public struct CheckerboardTile: Hashable, Sendable {
 
 /// Why a shatter plan's inputs were rejected. Each case names the field.
 public enum ShatterPlanError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// `width` or `height` (the field) is not finite, not positive, or above
+  /// ``CheckerboardPlan/maximumSide``.
   case invalidSize(field: String, value: Double)
+  /// The divisor (or glass-break grid) is out of range: below 1, a tile side
+  /// below 1 pt, or a grid outside 1…4096; `reason` says which.
   case invalidDivisor(Int, reason: String)
+  /// The grid would have `count` tiles, more than `limit`
+  /// (``CheckerboardPlan/maximumTileCount``).
   case tooManyTiles(count: Int, limit: Int)
+  /// `duration` is not finite and positive, or `spacing` not finite and ≥ 0.
   case invalidTiming(field: String, value: Double)
 
   public var description: String {

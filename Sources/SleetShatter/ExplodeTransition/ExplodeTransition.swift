@@ -21,21 +21,34 @@ import SleetMath
 /// effect. The draws come from `RandomStream(seed:, stream: 0x45584c44)`
 /// ("EXLD"): block i gives (dx, dy, α, unused) for piece i.
 public struct ExplodeTransition: Sendable {
+  /// D, seconds: the library's 1 s.
   public static let defaultDuration = 1.0
+  /// The largest drift of a piece along x and along y, points (draws are
+  /// uniform in ±100).
   public static let defaultMaximumOffset: Float = 100
+  /// The largest total rotation of a piece, radians (draws are uniform in
+  /// ±10, as the library's).
   public static let defaultMaximumAngle: Float = 10
   /// The random stream number of the explode draws.
   public static let randomStream: UInt64 = 0x4558_4c44
 
+  /// Container width W, points.
   public let width: Double
+  /// Container height H, points.
   public let height: Double
+  /// Pieces per row: the piece side is W / divisor.
   public let divisor: Int
+  /// D, seconds.
   public let duration: Double
+  /// Seed of the per-piece draws.
   public let seed: UInt64
+  /// The curve e(t/D) (the library's ease-in-ease-out).
   public let timingFunction: TimingFunction
   /// a = W / divisor.
   public let pieceSide: Double
+  /// Grid columns (= `divisor`).
   public let columns: Int
+  /// Grid rows, ⌈H / pieceSide⌉ (the last row may overhang the container).
   public let rows: Int
 
   /// Per piece: (dx, dy, α, 0).

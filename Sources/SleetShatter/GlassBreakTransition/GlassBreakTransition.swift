@@ -31,6 +31,7 @@ import SleetMath
 /// magnitude x, sign y, magnitude y); piece i uses block i of stream
 /// 0x474c4153 + 1 as (start, duration, drift, spin).
 public struct GlassBreakTransition: Sendable {
+  /// Columns and rows of the shard lattice: 10 × 10, as the library.
   public static let defaultGrid = 10
   /// The nominal duration D = latest start + longest shard duration =
   /// 1.0 s + 1.0 s = 2.0 s: an upper bound of ``endTime`` for every seed
@@ -38,13 +39,21 @@ public struct GlassBreakTransition: Sendable {
   /// from a `CATransaction` and names no duration, so this is a decision; an
   /// interactive glass break maps progress p to time p·D.
   public static let nominalDuration = 2.0
+  /// The random stream number of the corner draws ("GLAS"); the piece draws
+  /// use the next stream.
   public static let randomStream: UInt64 = 0x474c_4153
 
+  /// Container width W, points.
   public let width: Double
+  /// Container height H, points.
   public let height: Double
+  /// Shards per row of the jittered lattice.
   public let columns: Int
+  /// Shard rows.
   public let rows: Int
+  /// Seed of the corner jitter and the per-shard timing draws.
   public let seed: UInt64
+  /// The shards' fall curve (ease-in).
   public let timingFunction: TimingFunction
 
   /// Per piece: the four home corners TL, TR, BR, BL in container points.

@@ -99,9 +99,11 @@ public struct ShatterFrame: Sendable {
   /// The grid the pieces come from: piece `i` is at column `i % columns`,
   /// row `i / columns`.
   public let columns: Int
+  /// Rows of the grid.
   public let rows: Int
-  /// The container size W × H in points.
+  /// The container size W × H in points: width.
   public let containerWidth: Double
+  /// The container height H, points.
   public let containerHeight: Double
   /// What to paint behind the pieces.
   public let backdrop: ShatterBackdrop
@@ -189,11 +191,18 @@ public struct ShatterFrame: Sendable {
 
 /// One piece of a ``ShatterFrame``, gathered from its streams.
 public struct ShatterPiece: Sendable {
+  /// The piece's grid column (index `row · columns + column`).
   public var column: Int
+  /// The piece's grid row.
   public var row: Int
+  /// Which snapshot it shows: the from-view or the to-view.
   public var face: ShatterFace
+  /// Its local progress in [0, 1], before its timing curve.
   public var progress: Float
+  /// Opacity to draw it with, 0…1.
   public var opacity: Float
+  /// Sort key: the largest container-space z of its corners before the
+  /// perspective divide; draw in ascending order, ties in index order.
   public var depth: Float
   /// Unit square → container space, perspective included.
   public var transform: Transform3D

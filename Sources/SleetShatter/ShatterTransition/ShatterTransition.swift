@@ -5,17 +5,25 @@ import SleetMath
 public struct ShatterTransition: Sendable {
   /// The concrete style and its parameters.
   public enum Kind: Sendable {
+    /// Apple's checkerboard flip.
     case checkerboard(CheckerboardTransition)
+    /// VCTransitionsLibrary's explode.
     case explode(ExplodeTransition)
+    /// VariousViewsEffects' glass break.
     case glassBreak(GlassBreakTransition)
   }
 
+  /// The wrapped style and its parameters.
   public let kind: Kind
 
-  /// Wraps one concrete style (the three initialisers below).
+  /// Wraps a checkerboard transition.
   /// - Complexity: O(1).
   public init(_ checkerboard: CheckerboardTransition) { kind = .checkerboard(checkerboard) }
+  /// Wraps an explode transition.
+  /// - Complexity: O(1).
   public init(_ explode: ExplodeTransition) { kind = .explode(explode) }
+  /// Wraps a glass-break transition.
+  /// - Complexity: O(1).
   public init(_ glassBreak: GlassBreakTransition) { kind = .glassBreak(glassBreak) }
 
   /// A style with its sample's defaults for a W × H container.
@@ -55,6 +63,7 @@ public struct ShatterTransition: Sendable {
     }
   }
 
+  /// The style's name (`checkerboard`, `explode`, `glassBreak`).
   public var style: ShatterStyle {
     switch kind {
     case .checkerboard: .checkerboard

@@ -12,9 +12,13 @@ import SleetMath
 public struct PanGesture: Hashable, Sendable {
   /// One touch event: seconds on the gesture's clock, translation in points.
   public struct Sample: Hashable, Sendable, Codable {
+    /// Seconds on the gesture's clock (samples must not go back in time).
     public var time: Double
+    /// Horizontal translation since the touch began, points (positive to
+    /// the right), as `translationInView:` reports it.
     public var translationX: Double
 
+    /// A sample at `time` seconds with translation `translationX` points.
     public init(time: Double, translationX: Double) {
       self.time = time
       self.translationX = translationX
@@ -140,11 +144,17 @@ public struct PanGesture: Hashable, Sendable {
 
 /// Why a gesture cannot be used.
 public enum GestureError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The gesture has no samples.
   case empty
+  /// A sample's `field` (`time` or `translationX`) is NaN or infinite.
   case notFinite(field: String, value: Double)
+  /// Sample `index` is earlier than the one before it.
   case outOfOrder(index: Int, time: Double, previous: Double)
+  /// The JSON names a field the format does not have (a typo, caught).
   case unknownField(String)
+  /// The JSON is not a gesture document; the text says where and why.
   case malformed(String)
+  /// The file could not be read.
   case unreadable(path: String)
   /// The file is longer than `limit` bytes (``SleetLimits/jsonFileBytes``).
   case tooLarge(path: String, limit: Int)

@@ -24,8 +24,9 @@ public struct Transition: Sendable {
   public let style: TransitionStyle
   /// The direction (one of ``TransitionStyle/directions``).
   public let direction: TransitionDirection
-  /// The container size W × H in points.
+  /// The container size W × H in points: W.
   public let width: Double
+  /// The container height H, points.
   public let height: Double
   /// The style's inputs, as given.
   public let options: TransitionOptions

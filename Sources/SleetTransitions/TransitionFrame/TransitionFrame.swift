@@ -18,8 +18,9 @@ public struct TransitionFrame: Sendable {
   public internal(set) var time: Double = 0
   /// Whether the transition is over at ``time`` (every value at its end).
   public internal(set) var isComplete: Bool = false
-  /// The container size W × H in points.
+  /// The container size W × H in points: W.
   public let containerWidth: Double
+  /// The container height H, points.
   public let containerHeight: Double
   /// The layers, back to front.
   public internal(set) var layers: [TransitionLayer] = []

@@ -88,6 +88,7 @@ public enum TransitionStyle: String, Hashable, Sendable, CaseIterable, Codable {
 /// to screen arrives; on pop and dismiss the from screen (the one on top)
 /// leaves.
 public enum TransitionDirection: String, Hashable, Sendable, CaseIterable, Codable {
+  /// Navigation push and pop; modal present and dismiss.
   case push, pop, present, dismiss
 
   /// Whether the transition brings a screen in (push, present) rather than

@@ -3,11 +3,11 @@ import SleetMath
 /// Everything about a particle that is fixed at birth. Its state at any age a
 /// is the closed form of `semantics.md`:
 ///
-/// ``ClosedForm`` (position p0 + v0·a + ½acc·a², scale, rotation, colour);
+/// `ClosedForm` (position p0 + v0·a + ½acc·a², scale, rotation, colour);
 /// the accessors below evaluate it.
 ///
 /// A record is a pure function of (effect, seed, cell, birth index, parent
-/// record): ``BirthSampler`` computes it the same way on every path.
+/// record): `BirthSampler` computes it the same way on every path.
 public struct BirthRecord: Hashable, Sendable {
   /// The particle's id (see ``ParticleID``).
   public var id: UInt64
@@ -18,15 +18,27 @@ public struct BirthRecord: Hashable, Sendable {
   /// Sampled lifetime × layer lifetime (> 0: records are made only for
   /// particles that exist).
   public var lifetime: Float
+  /// Position at birth p0, layer space, points (a sub-particle's includes
+  /// its parent's position at that moment).
   public var position: SIMD3<Float>
+  /// Velocity at birth v0, points per second.
   public var velocity: SIMD3<Float>
+  /// ½·acc, points per second², stored halved so position is
+  /// p0 + v0·a + halfAcceleration·a² with no multiply by ½.
   public var halfAcceleration: SIMD3<Float>
+  /// Scale at birth s0 (sampled scale × layer scale).
   public var scale: Float
+  /// Change of scale per second of age.
   public var scaleSpeed: Float
+  /// Rotation rate, radians per second (× layer spin).
   public var spin: Float
+  /// Colour at birth c0 (r, g, b, a; unclamped: clamping happens on output).
   public var color: SIMD4<Float>
+  /// Colour change per second of age (red/green/blue/alphaSpeed).
   public var colorSpeed: SIMD4<Float>
+  /// The cell's unit sub-rectangle of the sprite (x, y, width, height).
   public var contentsRect: SIMD4<Float>
+  /// Index into the frame's sprite table; `ParticleInstance.noSprite` for none.
   public var sprite: UInt32
 
   /// Whether the particle is alive at emitter-local time `t`:
@@ -37,13 +49,13 @@ public struct BirthRecord: Hashable, Sendable {
     return age >= 0 && age < Double(lifetime)
   }
 
-  /// Position at age `a`: ``ClosedForm/position(_:_:_:age:ageSquared:)``.
+  /// Position at age `a`: `ClosedForm.position(_:_:_:age:ageSquared:)`.
   public func position(age a: Float) -> SIMD3<Float> {
     ClosedForm.position(
       position, velocity, halfAcceleration, age: SIMD3(repeating: a), ageSquared: SIMD3(repeating: a * a))
   }
 
-  /// Velocity at age `a`: v0 + acc·a (``ClosedForm/velocity(_:_:age:)``).
+  /// Velocity at age `a`: v0 + acc·a (`ClosedForm.velocity(_:_:age:)`).
   public func velocity(age a: Float) -> SIMD3<Float> {
     ClosedForm.velocity(velocity, halfAcceleration, age: SIMD3(repeating: a))
   }

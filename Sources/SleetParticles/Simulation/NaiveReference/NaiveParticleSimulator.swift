@@ -13,7 +13,7 @@
 ///    whole unit, at the fractional time where the unit was crossed, moved by
 ///    Euler to the end of the step.
 ///
-/// Births use the same ``BirthSampler`` (same ids, same random attributes)
+/// Births use the same `BirthSampler` (same ids, same random attributes)
 /// as the kernel, so the two agree on which particles exist; positions differ
 /// by the Euler error, about ½·|acc|·dt·age per particle (plus the parent's
 /// error for sub-particles). Key-path changes are not modelled: the naive
@@ -21,19 +21,33 @@
 public final class NaiveParticleSimulator {
   /// One particle, as a reference type (the point of the baseline).
   public final class Particle {
+    /// The same id the kernel gives this particle (``ParticleID``).
     public let id: UInt64
+    /// The cell's depth-first number.
     public let cell: Int
+    /// Emitter-local birth time, seconds.
     public let birthTime: Double
+    /// Lifetime, seconds; the particle is removed once `age ≥ lifetime`.
     public let lifetime: Float
+    /// Seconds since birth, advanced by each Euler step.
     public var age: Double
+    /// Position, points, integrated by explicit Euler steps (p += v·dt).
     public var position: SIMD3<Float>
+    /// Velocity, points per second (v += acc·dt each step).
     public var velocity: SIMD3<Float>
+    /// Constant acceleration, points per second².
     public let acceleration: SIMD3<Float>
+    /// Current scale (scale += scaleSpeed·dt).
     public var scale: Float
+    /// Change of scale per second.
     public let scaleSpeed: Float
+    /// Rotation rate, radians per second.
     public let spin: Float
+    /// Current rotation, radians (rotation += spin·dt).
     public var rotation: Float = 0
+    /// Current colour, unclamped (color += colorSpeed·dt).
     public var color: SIMD4<Float>
+    /// Colour change per second.
     public let colorSpeed: SIMD4<Float>
     /// Per sub-cell: accumulated rate·time and births so far.
     var accumulators: [Double]
@@ -73,10 +87,12 @@ public final class NaiveParticleSimulator {
     }
   }
 
+  /// The effect simulated (its emitter at time 0).
   public let effect: Effect
   let tree: CellTree
   /// Emitter-local time.
   public private(set) var time: Double = 0
+  /// The live particles, in birth order.
   public private(set) var particles: [Particle] = []
   private var accumulators: [Double]
   private var births: [Int]

@@ -52,6 +52,7 @@ public struct ParticleSystemConfiguration: Hashable, Sendable {
   /// particle). Default false.
   public var computesIDs: Bool = false
 
+  /// A configuration; every default is the property's documented default.
   public init(
     budget: Int = 4_000_000, overflowPolicy: OverflowPolicy = .reject, threads: Int = 1,
     chunkSize: Int = 16_384, computesAffines: Bool = false, computesIDs: Bool = false,
@@ -104,15 +105,22 @@ public enum ParticleSystemError: Error, Hashable, Sendable, CustomStringConverti
 /// One live particle in full, for inspection (`sleet particles dump`) and
 /// tests: the closed form evaluated at one time, colour clamped.
 public struct ParticleSnapshot: Hashable, Sendable {
+  /// The particle's id (``ParticleID``): stable across seeks and thread counts.
   public var id: UInt64
   /// The cell's key path without `emitterCells.`, e.g. `rocket.spark`.
   public var cellPath: String
   /// Emitter-local birth time, seconds.
   public var birthTime: Double
+  /// Lifetime, seconds.
   public var lifetime: Float
+  /// Position, layer space, points: p0 + v0·a + ½·acc·a².
   public var position: SIMD3<Float>
+  /// Velocity, points per second: v0 + acc·a.
   public var velocity: SIMD3<Float>
+  /// Drawn scale, max(0, s0 + scaleSpeed·a) × inherited.
   public var scale: Float
+  /// Rotation, radians: spin·a.
   public var rotation: Float
+  /// Colour c0 + colorSpeed·a, clamped to [0, 1].
   public var color: SIMD4<Float>
 }

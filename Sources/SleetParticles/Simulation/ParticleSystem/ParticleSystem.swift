@@ -13,7 +13,7 @@ import SleetMath
 /// ```
 ///
 /// Every particle's state is the closed form of its ``BirthRecord``; births
-/// happen at times the ``BirthSchedule`` computes from the birth index. So:
+/// happen at times the `BirthSchedule` computes from the birth index. So:
 /// - ``seek(to:)`` rebuilds the live set directly from the schedule, in time
 ///   proportional to the particles alive at t (plus the parents whose emission
 ///   windows could reach t), not to t;
@@ -29,7 +29,10 @@ import SleetMath
 /// A system is a mutable, single-owner object (not `Sendable`): drive it from
 /// one thread; it uses worker threads internally for `render(into:)`.
 public final class ParticleSystem {
+  /// The effect simulated (fixed for the system's life; key-path changes are
+  /// part of it).
   public let effect: Effect
+  /// Budget, threads, chunking and output options, fixed at creation.
   public let configuration: ParticleSystemConfiguration
   let tree: CellTree
   let store: ParticleStore
@@ -127,7 +130,7 @@ public final class ParticleSystem {
   /// starts) are always supported and show no particles.
   ///
   /// Beyond the limit a 64-bit birth index or a `Double` time can no longer
-  /// tell the births apart (see ``maximumLocalTime(_:)``); a caller that takes
+  /// tell the births apart (see `maximumLocalTime(_:)`); a caller that takes
   /// times from a user checks this first and reports the limit.
   /// - Complexity: O(1).
   public func supports(time: Double) -> Bool {

@@ -1,4 +1,5 @@
 import COpenBLAS
+import SleetMath
 
 #if canImport(Glibc)
   import Glibc
@@ -6,12 +7,12 @@ import COpenBLAS
   import Musl
 #endif
 
-/// Every OpenBLAS call SleetMath makes goes through this file (in the manner of
+/// Every OpenBLAS call SleetKit makes goes through this file (in the manner of
 /// swift-system's `Syscalls.swift`): thin wrappers that convert sizes, check them
 /// and record each call in the current task's ``_BLAS/Trace`` so tests can
 /// assert how many calls an operation made.
 ///
-/// The library never changes OpenBLAS's thread count: it is process-wide state
+/// The module never changes OpenBLAS's thread count: it is process-wide state
 /// that belongs to the program. Executables choose it at startup with
 /// ``BLASInfo/useSingleThreadedBLAS()``.
 internal enum _BLAS {
@@ -65,7 +66,7 @@ internal enum _BLAS {
 
   @inline(__always)
   private static func _int32(_ x: Int, _ what: StaticString) -> Int32 {
-    precondition(x >= 0 && x <= Int(Int32.max), "SleetMath BLAS: \(what) = \(x) exceeds the 32-bit BLAS interface")
+    precondition(x >= 0 && x <= Int(Int32.max), "SleetBLAS: \(what) = \(x) exceeds the 32-bit BLAS interface")
     return Int32(x)
   }
 
@@ -96,11 +97,11 @@ internal enum _BLAS {
   }
 }
 
-/// OpenBLAS's thread count: what SleetMath reports about it, and the one call
-/// with which an *executable* chooses it.
+/// The OpenBLAS in use: its build, its thread count, and the one call with
+/// which an *executable* chooses that count.
 ///
 /// The thread count is process-wide state of the OpenBLAS library, shared with
-/// every other user of OpenBLAS in the process, so the SleetMath library never
+/// every other user of OpenBLAS in the process, so the SleetBLAS module never
 /// sets it (not on the first BLAS call, not when reporting). A program that
 /// links SleetKit as a dependency keeps whatever it, or its user, chose.
 public enum BLASInfo {
@@ -120,9 +121,9 @@ public enum BLASInfo {
   /// (research-performance.md §3.6: 65k rows 900 µs threaded vs 389 µs single;
   /// 1M rows 14.2 vs 11.6 ms). SleetKit parallelises its own work with
   /// `concurrentPerform`; nested BLAS threads would oversubscribe the cores.
-  /// Only the `blas` backend uses OpenBLAS; its last bits may depend on
-  /// OpenBLAS's thread count (the tolerance on ``TransformBackend`` holds for
-  /// any count), the `scalar` and `simd` backends never do.
+  /// Only the ``TransformBackend/blas`` backend uses OpenBLAS; its last bits
+  /// may depend on OpenBLAS's thread count (its stated tolerance holds for any
+  /// count), the `scalar` and `simd` backends never do.
   /// - Complexity: O(1); may start or park OpenBLAS server threads.
   @discardableResult
   public static func useSingleThreadedBLAS() -> Bool {
@@ -145,5 +146,18 @@ public enum BLASInfo {
       return "\(threads) (\(choice.name)=\(choice.value))"
     }
     return "\(threads) (no OPENBLAS_NUM_THREADS/GOTO_NUM_THREADS/OMP_NUM_THREADS set; sleet and sleet-bench pin 1)"
+  }
+
+  /// OpenBLAS's build description (`openblas_get_config()`), e.g.
+  /// `OpenBLAS 0.3.21 DYNAMIC_ARCH NO_AFFINITY Zen MAX_THREADS=64`, or
+  /// `unknown`.
+  public static var configuration: String {
+    openblas_get_config().map { String(cString: $0) } ?? "unknown"
+  }
+
+  /// The kernel set OpenBLAS chose for this CPU at load time
+  /// (`openblas_get_corename()`, e.g. `Zen` or `Haswell`), or `unknown`.
+  public static var coreName: String {
+    openblas_get_corename().map { String(cString: $0) } ?? "unknown"
   }
 }

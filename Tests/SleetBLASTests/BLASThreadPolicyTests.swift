@@ -1,7 +1,7 @@
 import COpenBLAS
+import SleetBLAS
+import SleetMath
 import Testing
-
-@testable import SleetMath
 
 #if canImport(Glibc)
   import Glibc
@@ -67,6 +67,6 @@ struct BLASThreadPolicyTests {
     }
     let policy = BLASInfo.threadPolicy
     #expect(!policy.isEmpty)
-    #expect(openblas_get_num_threads() == probe, "SleetMath changed OpenBLAS's thread count")
+    #expect(openblas_get_num_threads() == probe, "SleetBLAS changed OpenBLAS's thread count")
   }
 }
