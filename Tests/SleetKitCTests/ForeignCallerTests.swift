@@ -11,7 +11,11 @@ import _SleetTestSupport
 /// Needs libSleetKitC.so beside the test bundle: `swift build` and
 /// `swift test` build it (the product is part of the package's default
 /// build); `swift build --product SleetKitC` builds it alone.
-@Suite("C API from C and Python", .serialized)
+@Suite(
+  "C API from C and Python", .serialized,
+  .disabled(
+    if: activeSanitizer != nil,
+    "a C program or Python cannot load a sanitizer-instrumented libSleetKitC.so; this suite runs in the normal build"))
 struct ForeignCallerTests {
   static let library = buildFolder() + "/libSleetKitC.so"
   static let timeArguments = SnowCase.times.map { "\($0)" }
