@@ -10,6 +10,9 @@ enum Suggestion {
     let limit = Swift.min(2, Swift.max(1, (word.count - 1) / 2))
     var best: (distance: Int, name: String)?
     for candidate in candidates {
+      // The distance is at least the difference in length: skip before
+      // paying |word|·|candidate| for a word that cannot match.
+      guard abs(word.count - candidate.count) <= limit else { continue }
       let d = distance(word.lowercased(), candidate.lowercased())
       guard d <= limit else { continue }
       if best == nil || d < best!.distance || (d == best!.distance && candidate < best!.name) {

@@ -128,6 +128,22 @@ struct KeyPathTests {
     #expect(e == before)
   }
 
+  /// Found while fuzzing (keypath): suggestions compared every candidate
+  /// with the whole mistyped name, |name|·|candidate| steps each, so 1,600
+  /// characters made the fuzzer crawl. Names more than 2 characters longer
+  /// or shorter than a candidate are now skipped (they cannot be within 2
+  /// edits), and still get no suggestion.
+  @Test func aVeryLongUnknownNameGetsNoSuggestion() {
+    var e = fireworksLike()
+    let long = "birthRate" + String(repeating: "x", count: 2000)
+    let message = keyPathError { () throws(KeyPathError) in try e.setValue(0, forKeyPath: "emitterCells.snow." + long) }
+    #expect(message == "emitterCells.snow.\(long): unknown cell property '\(long)'")
+    // Two extra characters are still within reach.
+    #expect(
+      keyPathError { () throws(KeyPathError) in try e.setValue(0, forKeyPath: "emitterCells.snow.birthRatexx") }
+        == "emitterCells.snow.birthRatexx: unknown cell property 'birthRatexx' (did you mean 'birthRate'?)")
+  }
+
   @Test func unknownNamesAreErrorsNamingThePath() {
     var e = fireworksLike()
     let before = e

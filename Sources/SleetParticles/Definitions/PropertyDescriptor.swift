@@ -221,6 +221,11 @@ func closestName(to name: String, in candidates: some Sequence<String>) -> Strin
   let a = Array(name.lowercased())
   for c in candidates {
     let b = Array(c.lowercased())
+    // The distance is at least the difference in length: a name more than
+    // 2 longer or shorter cannot be suggested, and skipping it keeps a long
+    // mistyped key (fuzzing fed 1,600 characters) from costing |a|·|b| per
+    // candidate.
+    guard abs(a.count - b.count) <= 2 else { continue }
     // Levenshtein distance, one row at a time: row[j] = distance(a[..<i], b[..<j]).
     var row = Array(0...b.count)
     for i in a.indices {
