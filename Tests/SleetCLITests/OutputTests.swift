@@ -205,7 +205,7 @@ struct OutputTests {
       (folder + "/dir.png", "--out \(folder)/dir.png: is a folder, not a file"),
       (folder + "/file", "--out \(folder)/file: exists and is not a folder"),
       (folder + "/file/x.png", "--out \(folder)/file/x.png: \(folder)/file is not a folder"),
-      ("-/", "--out -/: standard output takes one file (PNG or APNG), not a folder"),
+      ("-/", "--out -/: standard output takes one file (PNG, APNG, WebP or GIF), not a folder"),
       ("", "--out: the path is empty"),
     ]
     for (path, message) in cases {
