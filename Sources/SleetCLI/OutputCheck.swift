@@ -98,7 +98,8 @@ enum OutputCheck {
     guard !path.isEmpty else { throw .usage("\(flag): the path is empty") }
     guard path != "-" else {
       throw .usage(
-        "\(flag) -: standard output takes one file (PNG, APNG, WebP or GIF), not a folder (for a folder named '-', write ./-)")
+        "\(flag) -: standard output takes one file (PNG, APNG, WebP or GIF), not a folder (for a folder named '-', write ./-)"
+      )
     }
     let (parent, name) = FileOutput.split(path)
     // The folder and its parent, links resolved: not the root folder, not
