@@ -378,6 +378,8 @@ struct DemoCommand: SleetCommand {
       dl { display: grid; grid-template-columns: auto 1fr; gap: 0 1em; margin: 0.5em 0; font-size: 13px; }
       dt { color: #aaa; }
       dd { margin: 0; }
+      p.command { overflow-x: auto; }
+      p.command code { white-space: nowrap; }
       </style>
       </head>
       <body>
