@@ -74,7 +74,8 @@ struct MessagesTests {
     }
     #expect(
       RenderCommand.optionNames == [
-        "out", "force", "seed", "duration", "fps", "start", "time", "size", "scale", "background",
+        "out", "force", "seed", "duration", "fps", "start", "time", "size", "scale", "background", "quality",
+        "lossless", "dither",
       ])
     #expect(ShatterRenderCommand.optionNames == TransitionRenderCommand.optionNames)
   }
