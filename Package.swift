@@ -57,7 +57,9 @@ let package = Package(
       swiftSettings: swiftSettings),
     .target(
       name: "SleetPreview",
-      dependencies: ["SleetMath", "SleetParticles", "SleetShatter", "SleetTransitions", "CPNG"],
+      dependencies: [
+        "SleetMath", "SleetParticles", "SleetShatter", "SleetTransitions", "CPNG", "CWebP", "CGIF",
+      ],
       swiftSettings: swiftSettings),
     // The umbrella: re-exports the modules above and nothing else.
     .target(
@@ -124,6 +126,15 @@ let package = Package(
       name: "CPNG",
       pkgConfig: "libpng",
       providers: [.apt(["libpng-dev", "zlib1g-dev"])]),
+    // Animated WebP: WebPAnimEncoder lives in libwebpmux (libwebp-dev).
+    .systemLibrary(
+      name: "CWebP",
+      pkgConfig: "libwebpmux",
+      providers: [.apt(["libwebp-dev"])]),
+    // GIF: giflib ships no pkg-config file; module.modulemap links -lgif.
+    .systemLibrary(
+      name: "CGIF",
+      providers: [.apt(["libgif-dev"])]),
 
     // MARK: - Unit test bundles
     // Helpers shared by the bundles (temporary folders, an independent CRC-32

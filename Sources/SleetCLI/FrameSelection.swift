@@ -18,7 +18,7 @@ enum FrameRequest: Sendable, Equatable {
   /// The options' lines for a command's help, descriptions starting at
   /// `column` (counted from 0, as the command's other options).
   static func helpText(column: Int = 23) -> String {
-    let lines: [(String, [String])] = [
+    let lines: [(flag: String, description: [String])] = [
       (
         "--frames A-B",
         [
@@ -34,13 +34,7 @@ enum FrameRequest: Sendable, Equatable {
         ]
       ),
     ]
-    var text: [String] = []
-    for (flag, description) in lines {
-      let head = "  " + flag
-      text.append(head + String(repeating: " ", count: Swift.max(1, column - head.count)) + description[0])
-      for line in description.dropFirst() { text.append(String(repeating: " ", count: column) + line) }
-    }
-    return text.joined(separator: "\n")
+    return HelpText.options(lines, column: column)
   }
 
   /// Reads `--frames` and `--shard` (at most one of them) and checks their

@@ -42,7 +42,7 @@ enum OutputCheck {
     _ target: RenderTarget, inputs: [InputFile], force: Bool, flag: String = "--out", frames: FrameSelection? = nil
   ) throws(CommandError) {
     switch target {
-    case .still(let path), .animation(let path):
+    case .still(let path), .animation(let path, _):
       if target.isStandardOutput {
         try checkStandardOutput(inputs: inputs, flag: flag)
       } else {
@@ -101,7 +101,8 @@ enum OutputCheck {
     guard !path.isEmpty else { throw .usage("\(flag): the path is empty") }
     guard path != "-" else {
       throw .usage(
-        "\(flag) -: standard output takes one file (PNG or APNG), not a folder (for a folder named '-', write ./-)")
+        "\(flag) -: standard output takes one file (PNG, APNG, WebP or GIF), not a folder (for a folder named '-', write ./-)"
+      )
     }
     let (parent, name) = FileOutput.split(path)
     // The folder and its parent, links resolved: not the root folder, not

@@ -15,15 +15,26 @@ struct DemoCommandTests {
     #expect(r.status == 0, "\(r.err)")
     let names = Effect.presetNames + TransitionStyle.allCases.flatMap { [$0.rawValue, $0.rawValue + "-interactive"] }
     var expected = ["index.html"]
-    for name in names { expected += [name + ".apng", name + "-sheet.png"] }
+    for name in names { expected += [name + ".apng", name + ".webp", name + "-sheet.png"] }
     #expect(folderEntries(out) == expected.sorted())
     #expect(r.out.contains("demo: \(names.count) effects, 39×85 px at 4 fps"))
     let html = String(decoding: try #require(fileBytes(out + "/index.html")), as: UTF8.self)
     #expect(html.contains("<title>SleetKit demo</title>"))
     for name in names {
       #expect(r.out.contains("wrote \(out)/\(name).apng"))
-      #expect(html.contains("<img src=\"\(name).apng\""))
       #expect(html.contains("<strong>\(name)</strong>"))
+      // The page shows the smaller of the two files and says so.
+      let apngSize = try #require(fileBytes("\(out)/\(name).apng")).count
+      let webpSize = try #require(fileBytes("\(out)/\(name).webp")).count
+      let (shown, other) =
+        webpSize < apngSize
+        ? (("webp", "WebP", webpSize), ("apng", "APNG", apngSize))
+        : (("apng", "APNG", apngSize), ("webp", "WebP", webpSize))
+      #expect(html.contains("<img class=\"animation\" src=\"\(name).\(shown.0)\""), "\(name)")
+      #expect(
+        html.contains(
+          "Shown: <a href=\"\(name).\(shown.0)\">\(shown.1)</a>, \(shown.2) bytes (<a href=\"\(name).\(other.0)\">\(other.1)</a>: \(other.2) bytes)"
+        ), "\(name)")
       let bytes = try #require(fileBytes("\(out)/\(name).apng"), "\(name)")
       let summary = try #require(apngSummary(bytes), "\(name)")
       #expect(summary.frames >= 2 && summary.delays.allSatisfy { $0 == (1, 4) }, "\(name)")
@@ -45,9 +56,47 @@ struct DemoCommandTests {
     #expect(r.status == 0, "\(r.err)")
     #expect(
       folderEntries(folder) == [
-        "explode-interactive-sheet.png", "explode-interactive.apng", "explode-sheet.png", "explode.apng",
-        "index.html", "likeBurst-sheet.png", "likeBurst.apng",
+        "explode-interactive-sheet.png", "explode-interactive.apng", "explode-interactive.webp", "explode-sheet.png",
+        "explode.apng", "explode.webp", "index.html", "likeBurst-sheet.png", "likeBurst.apng", "likeBurst.webp",
       ])
+  }
+
+  /// The command the page shows under each animation makes exactly the file
+  /// the page shows (a preset: `sleet render`; a transition: `sleet demo
+  /// --only`), and the parameters are listed.
+  @Test func pageCommandsRemakeTheShownFilesByteForByte() throws {
+    let folder = makeTemporaryFolder()
+    defer { removeTree(folder) }
+    let demo = folder + "/demo"
+    let r = runSleet(["demo", "--out", demo, "--scale", "0.1", "--fps", "4", "--only", "confetti,fade"])
+    #expect(r.status == 0, "\(r.err)")
+    let html = String(decoding: try #require(fileBytes(demo + "/index.html")), as: UTF8.self)
+    for name in ["confetti", "fade", "fade-interactive"] {
+      let figure = try #require(html.range(of: "<figure id=\"\(name)\">"), "\(name)")
+      let rest = html[figure.upperBound...]
+      let code = try #require(rest.range(of: "<p class=\"command\"><code>"))
+      let end = try #require(rest.range(of: "</code>", range: code.upperBound..<rest.endIndex))
+      let command = String(rest[code.upperBound..<end.lowerBound])
+      let words = command.split(separator: " ").map(String.init)
+      #expect(words.first == "sleet", "\(command)")
+      let src = try #require(rest.range(of: "src=\""))
+      let file = String(rest[src.upperBound...].prefix { $0 != "\"" })
+      let again = folder + "/again-\(name)"
+      mkdir(again, 0o755)
+      var arguments = Array(words.dropFirst())
+      if let out = arguments.firstIndex(of: "--out") {
+        arguments[out + 1] = again + "/" + arguments[out + 1]
+      } else {
+        arguments += ["--out", again]
+      }
+      let remade = runSleet(arguments)
+      #expect(remade.status == 0, "\(command): \(remade.err)")
+      #expect(fileBytes(again + "/" + file) == fileBytes(demo + "/" + file), "\(command) → \(file)")
+      let parameters = try #require(rest.range(of: "<dl class=\"parameters\">"))
+      #expect(parameters.lowerBound < end.lowerBound)
+    }
+    #expect(html.contains("<dt>seed</dt><dd>"))
+    #expect(html.contains("<dt>style</dt><dd>fade</dd>"))
   }
 
   @Test func badOptionsAreUsageErrors() {

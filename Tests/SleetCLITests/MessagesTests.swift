@@ -75,7 +75,7 @@ struct MessagesTests {
     #expect(
       RenderCommand.optionNames == [
         "out", "force", "seed", "duration", "fps", "start", "time", "size", "scale", "background", "frames",
-        "shard",
+        "shard", "quality", "lossless", "dither",
       ])
     #expect(ShatterRenderCommand.optionNames == TransitionRenderCommand.optionNames)
   }

@@ -147,11 +147,12 @@ struct OutputTests {
     try FileOutput.atomicWrite([1], to: folder + "/notes.txt")
     let refused = runSleet(demo + ["--only", "likeBurst"])
     #expect(refused.status == 2)
-    #expect(refused.err.contains("holds 7 files of a demo of an earlier run; give --force"), "\(refused.err)")
+    #expect(refused.err.contains("holds 10 files of a demo of an earlier run; give --force"), "\(refused.err)")
     let forced = runSleet(demo + ["--only", "likeBurst", "--force"])
     #expect(forced.status == 0, "\(forced.err)")
     // The fade entries of the first run are gone with the rest.
-    #expect(folderEntries(folder) == ["index.html", "likeBurst-sheet.png", "likeBurst.apng", "notes.txt"])
+    #expect(
+      folderEntries(folder) == ["index.html", "likeBurst-sheet.png", "likeBurst.apng", "likeBurst.webp", "notes.txt"])
   }
 
   @Test func dashIsStandardOutputForOneFile() throws {
@@ -205,7 +206,7 @@ struct OutputTests {
       (folder + "/dir.png", "--out \(folder)/dir.png: is a folder, not a file"),
       (folder + "/file", "--out \(folder)/file: exists and is not a folder"),
       (folder + "/file/x.png", "--out \(folder)/file/x.png: \(folder)/file is not a folder"),
-      ("-/", "--out -/: standard output takes one file (PNG or APNG), not a folder"),
+      ("-/", "--out -/: standard output takes one file (PNG, APNG, WebP or GIF), not a folder"),
       ("", "--out: the path is empty"),
     ]
     for (path, message) in cases {

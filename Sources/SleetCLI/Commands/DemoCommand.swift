@@ -1,10 +1,16 @@
 import SleetKit
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// `sleet demo`: every preset and every transition style (timed and
 /// interactive), rendered into a folder with an HTML page that shows them.
 struct DemoCommand: SleetCommand {
   static let path = ["demo"]
-  static let summary = "render every preset and transition style to APNG + contact sheet, with an index.html"
+  static let summary = "render every preset and transition style to APNG, WebP and a contact sheet, with an index.html"
   static let help = """
     usage: sleet demo [--out DIR] [--force] [--scale PX_PER_PT] [--fps F] [--only NAME,...]
 
@@ -13,8 +19,12 @@ struct DemoCommand: SleetCommand {
     between two generated pictures on a 390×844 pt (iPhone-sized) layer, and
     writes into DIR:
       NAME.apng         the animation (loops forever)
+      NAME.webp         the same frames as lossless WebP
       NAME-sheet.png    a contact sheet: 8 frames with their times
-      index.html        a page showing all of them
+      index.html        a page showing all of them: each animation in the
+                        smaller of its two files (the same pixels), its
+                        name, parameters, file sizes and the sleet command
+                        that makes it; it works from the file (no server)
     Each transition style is shown twice: timed (NAME), and driven by two
     recorded edge pans (NAME-interactive): the first released at 40 % while
     moving back (it cancels), the second released at 70 % (it finishes).
@@ -37,10 +47,30 @@ struct DemoCommand: SleetCommand {
   /// Frames on each contact sheet.
   static let sheetFrames = 8
 
+  /// How the demo encodes WebP: lossless, so both files hold the same
+  /// pixels and the page can show the smaller one. (The `--lossless` of
+  /// the commands on the page.)
+  static let webpOptions = WebPAnimationOptions(isLossless: true)
+
   /// One rendered entry of the demo.
   struct Entry {
     var name: String
     var caption: String
+    /// What made it, as (name, value) pairs for the page.
+    var parameters: [(String, String)] = []
+    /// The `sleet` command that writes the animation the page shows
+    /// (`FILE` stands for the file name).
+    var command: String = ""
+    /// The sizes of the two files.
+    var files = Files(apngBytes: 0, webpBytes: 0)
+  }
+
+  /// The sizes of an animation's two files, and the one the page shows.
+  struct Files: Equatable {
+    var apngBytes: Int
+    var webpBytes: Int
+    /// The smaller file's format (APNG on a tie: it needs no WebP support).
+    var shown: AnimationFormat { webpBytes < apngBytes ? .webp(DemoCommand.webpOptions) : .apng }
   }
 
   static func run(_ arguments: inout Arguments, output: CommandOutput) throws(CommandError) {
@@ -62,6 +92,11 @@ struct DemoCommand: SleetCommand {
     try arguments.finish()
     let canvas = Canvas(width: 390, height: 844, pixelsPerPoint: scale)
     try RenderOptions.checkAtLeastOnePixel(canvas, flags: "--scale")
+    // WebP's canvas limit is below SleetLimits' 8192 px only for absurd
+    // scales; refuse rather than trap.
+    if canvas.pixelWidth > WebPAnimationEncoder.maximumSide || canvas.pixelHeight > WebPAnimationEncoder.maximumSide {
+      throw .usage("--scale: WebP frames are at most \(WebPAnimationEncoder.maximumSide) px a side")
+    }
     try Canvas.checkImageSize(width: canvas.pixelWidth, height: canvas.pixelHeight, flags: "--scale")
     let size = (width: canvas.pixelWidth, height: canvas.pixelHeight)
     let owns = { (name: String) in fileNames.contains(name) }
@@ -86,12 +121,20 @@ struct DemoCommand: SleetCommand {
       let count = Swift.max(1, Int((duration * Double(fps)).rounded()))
       let times = (0..<count).map { start + Double($0) / Double(fps) }
       let scene = ParticleScene(effect: effect, canvas: canvas, background: .black)
-      try write(
+      let files = try write(
         name, times: times, labels: times, size: size, fps: fps, into: folder, output: output, clock: effectClock
       ) {
         (batch: [Double]) throws(CommandError) in try scene.render(times: batch)
       }
-      entries.append(Entry(name: name, caption: effect.summary ?? "the \(name) preset"))
+      var entry = Entry(name: name, caption: effect.summary ?? "the \(name) preset", files: files)
+      entry.parameters =
+        [
+          ("seed", "\(effect.seed)"), ("start", "\(numberText(start)) s"),
+          ("duration", "\(numberText(duration)) s (\(count) frames at \(fps) fps)"),
+          ("layer", "390×844 pt at \(numberText(scale)) px/pt"), ("background", "#000000ff"),
+        ] + effect.parameters.map { ($0.name, numberText($0.value)) }
+      entry.command = renderCommand(name, files: files, scale: scale, fps: fps)
+      entries.append(entry)
       progress.advance(by: 1)
     }
     let first = DemoPicture.first.image(width: canvas.pixelWidth, height: canvas.pixelHeight)
@@ -113,13 +156,19 @@ struct DemoCommand: SleetCommand {
 
       var effectClock = Stopwatch()
       let times = scene.times(fps: fps, hold: 0.5)
-      try write(
+      let files = try write(
         style.rawValue, times: times, labels: times, size: size, fps: fps, into: folder, output: output,
         clock: effectClock
       ) {
         (batch: [Double]) throws(CommandError) in scene.render(times: batch)
       }
-      entries.append(Entry(name: style.rawValue, caption: caption(style, transition: transition)))
+      var entry = Entry(name: style.rawValue, caption: caption(style, transition: transition), files: files)
+      entry.parameters =
+        transitionParameters(transition, scale: scale) + [
+          ("frames", "0 … \(numberText(transition.endTime)) s + 0.5 s hold, \(times.count) frames at \(fps) fps")
+        ]
+      entry.command = demoCommand(style.rawValue, scale: scale, fps: fps)
+      entries.append(entry)
       progress.advance(by: 1)
 
       effectClock = Stopwatch()
@@ -133,16 +182,22 @@ struct DemoCommand: SleetCommand {
           transitionTimes.append(replay.transitionTime(at: c))
         }
       }
-      try write(
+      let interactiveFiles = try write(
         style.rawValue + "-interactive", times: transitionTimes, labels: clocks, size: size, fps: fps, into: folder,
         output: output, clock: effectClock
       ) { (batch: [Double]) throws(CommandError) in scene.render(times: batch) }
-      entries.append(
-        Entry(
-          name: style.rawValue + "-interactive",
-          caption:
-            "\(style.rawValue), interactive (\(style.finishRule == .pastHalf ? "finishes when p > 0.5" : "finishes when p > 0.5 or the finger moves forward")): an edge pan released at 40 % while moving back cancels; one released at 70 % finishes"
-        ))
+      var interactive = Entry(
+        name: style.rawValue + "-interactive",
+        caption:
+          "\(style.rawValue), interactive (\(style.finishRule == .pastHalf ? "finishes when p > 0.5" : "finishes when p > 0.5 or the finger moves forward")): an edge pan released at 40 % while moving back cancels; one released at 70 % finishes",
+        files: interactiveFiles)
+      interactive.parameters =
+        transitionParameters(transition, scale: scale) + [
+          ("gestures", "0.5 s pans to 45 % (back to 40 % at 0.6 s), then to 70 %; completion speed 1"),
+          ("frames", "\(transitionTimes.count) at \(fps) fps"),
+        ]
+      interactive.command = demoCommand(style.rawValue, scale: scale, fps: fps)
+      entries.append(interactive)
       progress.advance(by: 1)
     }
     let index = folder + "/index.html"
@@ -207,45 +262,91 @@ struct DemoCommand: SleetCommand {
   static let fileNames: Set<String> = {
     let styles = TransitionStyle.allCases.map(\.rawValue)
     let names = Effect.presetNames + styles + styles.map { $0 + "-interactive" }
-    return Set(names.flatMap { [$0 + ".apng", $0 + "-sheet.png"] } + ["index.html"])
+    return Set(names.flatMap { [$0 + ".apng", $0 + ".webp", $0 + "-sheet.png"] } + ["index.html"])
   }()
 
-  /// Renders the frames at `times` batch by batch into `NAME.apng` (streamed
-  /// to disk, so memory does not grow with the frames) and `NAME-sheet.png`
-  /// (``sheetFrames`` of them, captioned with their `labels`), and reports
-  /// them.
+  /// Renders the frames at `times` batch by batch into `NAME.apng` and
+  /// `NAME.webp` (lossless: ``webpOptions``; both streamed, so memory does
+  /// not grow with the raw frames) and `NAME-sheet.png` (``sheetFrames`` of
+  /// them, captioned with their `labels`), reports them and returns the two
+  /// files' sizes.
   static func write(
     _ name: String, times: [Double], labels: [Double], size: (width: Int, height: Int), fps: Int,
     into folder: String, output: CommandOutput, clock: Stopwatch,
     render: ([Double]) throws(CommandError) -> [RGBAImage]
-  ) throws(CommandError) {
-    let animation = folder + "/" + name + ".apng"
+  ) throws(CommandError) -> Files {
+    let apngPath = folder + "/" + name + ".apng"
+    let webpPath = folder + "/" + name + ".webp"
     let sheetPath = folder + "/" + name + "-sheet.png"
     let picks = sheetIndices(count: times.count)
     var picked: [RGBAImage] = []
-    var writer: APNGFileWriter?
+    var writers: [AnimationWriter] = []
     var start = 0
+    let delay = FrameDelay(framesPerSecond: fps)
     for batch in RenderOutput.batches(times, width: size.width, height: size.height) {
       let frames = try render(batch)
-      if writer == nil {
-        writer = try RenderOutput.imageFile { () throws(ImageFileError) in
-          try APNGFileWriter(path: animation, width: frames[0].width, height: frames[0].height)
+      if writers.isEmpty {
+        for (format, path) in [(AnimationFormat.apng, apngPath), (.webp(webpOptions), webpPath)] {
+          writers.append(
+            try AnimationWriter(
+              format, path: path, width: frames[0].width, height: frames[0].height, frameCount: times.count,
+              output: output))
         }
       }
-      try RenderOutput.imageFile { () throws(ImageFileError) in
-        try writer!.append(
-          contentsOf: frames, delays: Array(repeating: FrameDelay(framesPerSecond: fps), count: frames.count))
-      }
+      for writer in writers { try writer.append(frames, delay: delay) }
       for (i, frame) in frames.enumerated() where picks.contains(start + i) { picked.append(frame) }
       start += frames.count
     }
     let sheet = ContactSheet(columns: sheetFrames / 2, maximumThumbnailWidth: 100)
       .render(picked, times: picks.map { labels[$0] })
-    try RenderOutput.imageFile { () throws(ImageFileError) in
-      try writer!.finish()
-      try PNGFile.write(sheet, to: sheetPath)
+    for writer in writers { try writer.finish() }
+    try RenderOutput.imageFile { () throws(ImageFileError) in try PNGFile.write(sheet, to: sheetPath) }
+    let files = Files(apngBytes: fileSize(apngPath), webpBytes: fileSize(webpPath))
+    output.print(
+      "wrote \(apngPath) (\(files.apngBytes) bytes), \(webpPath) (\(files.webpBytes) bytes; \(times.count) frames) and \(sheetPath) in \(clock.elapsedText)"
+    )
+    return files
+  }
+
+  /// The size of a file just written, in bytes.
+  static func fileSize(_ path: String) -> Int {
+    var info = stat()
+    return stat(path, &info) == 0 ? Int(info.st_size) : 0
+  }
+
+  /// The `sleet render` command that writes a preset's animation exactly as
+  /// the page shows it (same frames, same bytes).
+  static func renderCommand(_ name: String, files: Files, scale: Double, fps: Int) -> String {
+    let lossless = files.shown == .apng ? "" : " --lossless"
+    return
+      "sleet render \(name) --out \(name).\(files.shown.name)\(lossless) --size 390x844 --scale \(numberText(scale)) --fps \(fps)"
+  }
+
+  /// The `sleet demo` command that writes a transition style's two
+  /// animations (timed and interactive) exactly as the page shows them.
+  static func demoCommand(_ style: String, scale: Double, fps: Int) -> String {
+    "sleet demo --only \(style) --scale \(numberText(scale)) --fps \(fps)"
+  }
+
+  /// A transition's parameters for the page.
+  static func transitionParameters(_ transition: Transition, scale: Double) -> [(String, String)] {
+    func rect(_ r: Rect) -> String {
+      "\(numberText(r.x)),\(numberText(r.y)),\(numberText(r.width)),\(numberText(r.height)) pt"
     }
-    output.print("wrote \(animation) (\(times.count) frames) and \(sheetPath) in \(clock.elapsedText)")
+    var list: [(String, String)] = [
+      ("style", transition.style.rawValue), ("direction", transition.direction.rawValue),
+      ("duration", "\(numberText(transition.duration)) s"),
+      (
+        "container", "\(numberText(transition.width))×\(numberText(transition.height)) pt at \(numberText(scale)) px/pt"
+      ),
+    ]
+    let options = transition.options
+    if let r = options.imageRect { list.append(("image rect", rect(r))) }
+    if let r = options.targetRect { list.append(("target rect", rect(r))) }
+    if let r = options.button { list.append(("button", rect(r))) }
+    if let d = options.divisor { list.append(("divisor", "\(d)")) }
+    if let seed = options.seed { list.append(("seed", "\(seed)")) }
+    return list
   }
 
   /// `sheetFrames` frame indices spread evenly over `count` frames, first and last included.
@@ -255,9 +356,12 @@ struct DemoCommand: SleetCommand {
     return (0..<n).map { ($0 * (count - 1) + (n - 1) / 2) / (n - 1) }
   }
 
-  /// The page: a title, then one figure per entry with the animation, its
-  /// contact sheet and a caption.
+  /// The page: a title, then one figure per entry with the animation (the
+  /// smaller of its two files), its contact sheet, a caption, the sizes of
+  /// both files, its parameters and the command that makes it. Relative
+  /// links only and no script, so it works opened from the file system.
   static func html(_ entries: [Entry], canvas: Canvas, fps: Int) -> String {
+    let webpCount = entries.filter { $0.files.shown != .apng }.count
     var page = """
       <!DOCTYPE html>
       <html lang="en">
@@ -269,22 +373,40 @@ struct DemoCommand: SleetCommand {
       figure { display: inline-block; vertical-align: top; margin: 0 2em 2em 0; max-width: 640px; }
       figure img { margin-right: 0.5em; vertical-align: top; image-rendering: pixelated; }
       figcaption { margin-top: 0.5em; }
+      a { color: #9cf; }
+      code { background: #2c2c33; padding: 0 0.2em; font-size: 13px; }
+      dl { display: grid; grid-template-columns: auto 1fr; gap: 0 1em; margin: 0.5em 0; font-size: 13px; }
+      dt { color: #aaa; }
+      dd { margin: 0; }
+      p.command { overflow-x: auto; }
+      p.command code { white-space: nowrap; }
       </style>
       </head>
       <body>
       <h1>SleetKit demo</h1>
-      <p>Every built-in preset and shatter style, rendered by <code>sleet demo</code> with the
+      <p>Every built-in preset and transition style, rendered by <code>sleet demo</code> with the
       preview renderer: \(canvas.pixelWidth)×\(canvas.pixelHeight) px frames at \(fps) fps. Each
-      figure shows the animated PNG and its contact sheet.</p>
+      animation was written twice from the same frames, as APNG and as lossless WebP (the same
+      pixels); each figure shows the smaller file (\(webpCount) WebP, \(entries.count - webpCount) APNG
+      here), its contact sheet, its parameters and the command that makes it.</p>
 
       """
     for entry in entries {
       let name = escape(entry.name)
+      let shown = entry.files.shown
+      let other: AnimationFormat = shown == .apng ? .webp(webpOptions) : .apng
+      func size(_ format: AnimationFormat) -> Int {
+        format == .apng ? entry.files.apngBytes : entry.files.webpBytes
+      }
       page += """
         <figure id="\(name)">
-        <img src="\(name).apng" alt="\(name) animation" width="\(canvas.pixelWidth)" height="\(canvas.pixelHeight)">
+        <img class="animation" src="\(name).\(shown.name)" alt="\(name) animation" width="\(canvas.pixelWidth)" height="\(canvas.pixelHeight)" data-format="\(shown.name)">
         <a href="\(name)-sheet.png"><img src="\(name)-sheet.png" alt="\(name) contact sheet"></a>
-        <figcaption><strong>\(name)</strong> — \(escape(entry.caption))</figcaption>
+        <figcaption><strong>\(name)</strong> — \(escape(entry.caption))
+        <p class="format">Shown: <a href="\(name).\(shown.name)">\(shown.title)</a>, \(size(shown)) bytes (<a href="\(name).\(other.name)">\(other.title)</a>: \(size(other)) bytes).</p>
+        <dl class="parameters">\(entry.parameters.map { "<dt>\(escape($0.0))</dt><dd>\(escape($0.1))</dd>" }.joined())</dl>
+        <p class="command"><code>\(escape(entry.command))</code></p>
+        </figcaption>
         </figure>
 
         """

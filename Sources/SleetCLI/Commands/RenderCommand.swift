@@ -11,22 +11,28 @@ import Synchronization
 /// `sleet render`: an effect as a still, an animation or numbered frames.
 struct RenderCommand: SleetCommand {
   static let path = ["render"]
-  static let summary = "render an effect to a PNG still, an animated PNG or numbered PNG frames"
+  static let summary = "render an effect to a PNG still, an animation (APNG, WebP, GIF) or numbered PNG frames"
   static let help = """
-    usage: sleet render EFFECT|FILE.json --out FILE.png|FILE.apng|DIR|-|apng:- [--force]
+    usage: sleet render EFFECT|FILE.json --out FILE.png|FILE.apng|FILE.webp|FILE.gif|DIR|-|apng:- [--force]
                         [--seed N] [--duration S] [--fps F] [--start T] [--time T]
                         [--size WxH] [--scale PX_PER_PT] [--background RGBA]
                         [--frames A-B | --shard i/n]
+                        [--quality Q] [--lossless] [--dither ordered|none]
 
     Simulates a built-in preset (see 'sleet presets list') or an effect file
     and draws it with the preview renderer over the background colour.
       FILE.png    one still at --time
       FILE.apng   an animation from --start to --start + --duration at --fps
                   (loops forever, exact frame delays of 1/F s)
+      FILE.webp   the same animation as WebP (lossy, or --lossless)
+      FILE.gif    the same animation as GIF (252 colours, at most 50 fps);
+                  WebP and GIF store delays in whole ms and cs: each frame
+                  starts at its exact time rounded, so the total is exact
       DIR         the same frames as DIR/frame-0000.png, frame-0001.png, …
                   (a path ending in '/' or without a .png/.apng extension;
                   the folder is created if its parent exists)
-      - or png:-  the still on standard output; apng:- the animation
+      - or png:-  the still on standard output; apng:-, webp:-, gif:- the
+                  animation
     An existing output is replaced only with --force (a folder's old
     frame-*.png files are then removed first); inputs are never written over.
     An effect's "width"/"height" parameters are set to the --size, and "x"/"y"
@@ -67,6 +73,7 @@ struct RenderCommand: SleetCommand {
       --background RGBA    #RRGGBB, #RRGGBBAA, or r,g,b[,a] with components in
                            [0, 1] (straight alpha); default #000000ff (opaque black)
     \(FrameRequest.helpText())
+    \(AnimationFormat.optionsHelp())
 
     Before drawing, the checks of 'sleet validate' run (cells, sprites,
     particle budget, times); a failure is bad input (exit 2).
@@ -74,7 +81,7 @@ struct RenderCommand: SleetCommand {
 
   static func run(_ arguments: inout Arguments, output: CommandOutput) throws(CommandError) {
     guard let outPath = try arguments.option("out") else { throw .usage("--out FILE.png|FILE.apng|DIR is required") }
-    let target = try RenderTarget(outPath)
+    let target = try AnimationFormat.readOptions(&arguments, for: RenderTarget(outPath))
     try OutputPaths.checkParentFolder(target.path, flag: "--out")
     let force = try arguments.flag("force")
     let seed = try arguments.option("seed", as: "an integer in 0…4294967295") { UInt32($0) }
@@ -196,43 +203,45 @@ struct Canvas: Sendable {
 /// What `--out` names.
 enum RenderTarget: Sendable {
   case still(String)
-  case animation(String)
+  case animation(String, AnimationFormat)
   case folder(String)
 
-  /// `.png` → still, `.apng` → animation, a trailing `/` or no extension →
-  /// folder; `-` or `png:-` → a still on standard output, `apng:-` → an
-  /// animation there (both with the path `-`).
+  /// `.png` → still, `.apng`, `.webp`, `.gif` → animation in that format
+  /// (``AnimationFormat``, default options), a trailing `/` or no extension
+  /// → folder; `-` or `png:-` → a still on standard output, `apng:-`,
+  /// `webp:-`, `gif:-` → an animation there (all with the path `-`).
   init(_ path: String) throws(CommandError) {
     switch path {
     case "-", "png:-":
       self = .still("-")
       return
-    case "apng:-":
-      self = .animation("-")
+    case "apng:-", "webp:-", "gif:-":
+      self = .animation("-", AnimationFormat(extension: String(path.dropLast(2)))!)
       return
     case "":
       throw .usage("--out: the path is empty")
     case "-/":
       throw .usage(
-        "--out -/: standard output takes one file (PNG or APNG), not a folder (for a folder named '-', write ./-/)")
+        "--out -/: standard output takes one file (PNG, APNG, WebP or GIF), not a folder (for a folder named '-', write ./-/)"
+      )
     default: break
     }
     let lower = path.lowercased()
     let name = path.split(separator: "/").last.map(String.init) ?? ""
-    if lower.hasSuffix(".apng") {
-      self = .animation(path)
+    if let dot = lower.lastIndex(of: "."), let format = AnimationFormat(extension: String(lower[dot...].dropFirst())) {
+      self = .animation(path, format)
     } else if lower.hasSuffix(".png") {
       self = .still(path)
     } else if path.hasSuffix("/") || !name.contains(".") {
       self = .folder(path.hasSuffix("/") && path.count > 1 ? String(path.dropLast()) : path)
     } else {
-      throw .usage("--out \(path): expected FILE.png, FILE.apng or a folder")
+      throw .usage("--out \(path): expected FILE.png, FILE.apng, FILE.webp, FILE.gif or a folder")
     }
   }
 
   var path: String {
     switch self {
-    case .still(let p), .animation(let p), .folder(let p): p
+    case .still(let p), .animation(let p, _), .folder(let p): p
     }
   }
 
@@ -244,7 +253,7 @@ enum RenderTarget: Sendable {
   /// Whether the file goes to standard output (`--out -`).
   var isStandardOutput: Bool {
     switch self {
-    case .still(let p), .animation(let p): p == "-"
+    case .still(let p), .animation(let p, _): p == "-"
     case .folder: false
     }
   }
@@ -355,8 +364,9 @@ enum RenderOptions {
 enum RenderOutput {
   /// Frames rendered (and compressed) per batch: enough to keep every core
   /// busy, few enough that a long animation never holds all its raw frames.
-  /// Every output streams batch by batch (an `.apng` through
-  /// `APNGFileWriter`), so memory does not grow with the number of frames.
+  /// Every output streams batch by batch (an animation through
+  /// `AnimationWriter`), so memory does not grow with the number of frames
+  /// (beyond what libwebp keeps of a WebP: its compressed frames).
   static let batchSize = 32
   /// The most bytes of rendered frames in one batch (`RGBAImage` holds 16
   /// bytes a pixel): large frames come in smaller batches, so memory stays
@@ -388,7 +398,8 @@ enum RenderOutput {
 
   /// Renders `times` through `render` (called with consecutive batches, in
   /// order) and writes a still (the first time), an animation with delays of
-  /// exactly 1/`fps` s, or numbered PNG frames — to a file through a
+  /// exactly 1/`fps` s (APNG; WebP and GIF round frame starts to whole ms or
+  /// cs), or numbered PNG frames — to a file through a
   /// temporary sibling renamed into place at the end, or to stdout. Progress
   /// goes to stderr when it is a terminal. Call ``OutputCheck/check(_:inputs:force:flag:)``
   /// first; with `force`, a folder's old `frame-*.png` files are removed
@@ -405,6 +416,7 @@ enum RenderOutput {
     let progress = Progress(output: output, label: label, total: times.count)
     let batches = batches(times, width: frameSize.width, height: frameSize.height)
     let delay = FrameDelay(framesPerSecond: fps)
+    if case .animation(_, let format) = target { try format.checkFrameRate(fps) }
     switch target {
     case .still(let path):
       let image = try render(times).first!
@@ -415,36 +427,23 @@ enum RenderOutput {
         FileOutput.removeStaleTemporaries(inFolder: folder) { $0 == name }
         try imageFile { () throws(ImageFileError) in try PNGFile.write(image, to: path) }
       }
-    case .animation where target.isStandardOutput:
-      var stream: APNGStreamEncoder?
-      for batch in batches {
-        let frames = try render(batch)
-        if stream == nil {
-          stream = APNGStreamEncoder(width: frames[0].width, height: frames[0].height, frameCount: times.count)
-          try output.standardOutputData(stream!.header())
-        }
-        try output.standardOutputData(
-          stream!.frames(frames, delays: Array(repeating: delay, count: frames.count)))
-        progress.advance(by: frames.count)
+    case .animation(let path, let format):
+      if !target.isStandardOutput {
+        let (folder, name) = FileOutput.split(path)
+        FileOutput.removeStaleTemporaries(inFolder: folder) { $0 == name }
       }
-      try output.standardOutputData(stream!.trailer())
-    case .animation(let path):
-      let (folder, name) = FileOutput.split(path)
-      FileOutput.removeStaleTemporaries(inFolder: folder) { $0 == name }
-      var writer: APNGFileWriter?
+      var writer: AnimationWriter?
       for batch in batches {
         let frames = try render(batch)
         if writer == nil {
-          writer = try imageFile { () throws(ImageFileError) in
-            try APNGFileWriter(path: path, width: frames[0].width, height: frames[0].height)
-          }
+          writer = try AnimationWriter(
+            format, path: path, width: frames[0].width, height: frames[0].height, frameCount: times.count,
+            output: output)
         }
-        try imageFile { () throws(ImageFileError) in
-          try writer!.append(contentsOf: frames, delays: Array(repeating: delay, count: frames.count))
-        }
+        try writer!.append(frames, delay: delay)
         progress.advance(by: frames.count)
       }
-      try imageFile { () throws(ImageFileError) in try writer!.finish() }
+      try writer!.finish()
     case .folder(let path):
       try makeFolder(path, flag: "--out")
       let selection = frames ?? .all(times.count)

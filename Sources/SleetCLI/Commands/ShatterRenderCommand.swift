@@ -6,11 +6,13 @@ struct ShatterRenderCommand: SleetCommand {
   static let path = ["shatter", "render"]
   static let summary = "render a shatter transition (alias of 'transition render' for the shatter styles)"
   static let help = """
-    usage: sleet shatter render --from A.png --to B.png --out FILE.png|FILE.apng|DIR|-|apng:- [--force]
+    usage: sleet shatter render --from A.png --to B.png
+                                --out FILE.png|FILE.apng|FILE.webp|FILE.gif|DIR|-|apng:- [--force]
                                 [--style checkerboard|explode|glassBreak]
                                 [--direction push|pop] [--seed N] [--divisor N]
                                 [--fps F] [--time T] [--hold S] [--gesture FILE.json]
                                 [--frames A-B | --shard i/n]
+                                [--quality Q] [--lossless] [--dither ordered|none]
 
     The same as 'sleet transition render' with --style checkerboard (the
     default here), explode or glassBreak; every other style and option is
@@ -19,13 +21,15 @@ struct ShatterRenderCommand: SleetCommand {
       FILE.png    one still at --time (default: half the transition's duration)
       FILE.apng   the whole transition from t = 0 to its end (+ --hold) at
                   --fps, loop forever
+      FILE.webp   the same as WebP, FILE.gif as GIF (see 'sleet render --help')
       DIR         the same frames as DIR/frame-0000.png, …
 
     options:
       --from A.png         the picture shown first (required)
       --to B.png           the picture shown at the end (required)
       --out PATH           where to write (required; - or png:- for a still
-                           on standard output, apng:- for the animation)
+                           on standard output, apng:-, webp:-, gif:- for the
+                           animation)
       --force              replace an existing output (a folder's old
                            frame-*.png files are removed first)
       --style S            checkerboard (default), explode or glassBreak
@@ -36,6 +40,7 @@ struct ShatterRenderCommand: SleetCommand {
       --time T             time of the still for FILE.png, in seconds
       --hold S             seconds of the final picture after the end (default 0)
     \(FrameRequest.helpText())
+    \(AnimationFormat.optionsHelp())
     """
 
   static func run(_ arguments: inout Arguments, output: CommandOutput) throws(CommandError) {

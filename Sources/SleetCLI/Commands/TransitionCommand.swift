@@ -197,15 +197,16 @@ struct TransitionFrameCommand: SleetCommand {
 /// `sleet transition render`: any transition style between two pictures.
 struct TransitionRenderCommand: SleetCommand {
   static let path = ["transition", "render"]
-  static let summary = "render a transition (any style) between two PNG pictures to PNG, APNG or frames"
+  static let summary = "render a transition (any style) between two PNG pictures to PNG, APNG, WebP, GIF or frames"
   static let help = """
-    usage: sleet transition render --style NAME --from A.png --to B.png --out FILE.png|FILE.apng|DIR|-|apng:-
-                                   [--force]
+    usage: sleet transition render --style NAME --from A.png --to B.png
+                                   --out FILE.png|FILE.apng|FILE.webp|FILE.gif|DIR|-|apng:- [--force]
                                    [--direction D] [--gesture FILE.json] [--completion-speed S]
                                    [--image IMG.png] [--image-rect x,y,w,h --target-rect x,y,w,h]
                                    [--button x,y,w,h] [--divisor N] [--seed N]
                                    [--fps F] [--time T | --progress P] [--hold S]
                                    [--frames A-B | --shard i/n]
+                                   [--quality Q] [--lossless] [--dither ordered|none]
 
     Draws the transition from picture A to picture B. The pictures define the
     container: W×H pixels is a W×H point container drawn at 1 pixel per point,
@@ -213,8 +214,11 @@ struct TransitionRenderCommand: SleetCommand {
       FILE.png    one still at --time or --progress (default: half the duration)
       FILE.apng   the whole transition from t = 0 to its end (+ --hold) at
                   --fps, loop forever
+      FILE.webp   the same as WebP (lossy, or --lossless); FILE.gif as GIF
+                  (252 colours, at most 50 fps); see 'sleet render --help'
       DIR         the same frames as DIR/frame-0000.png, …
-      - or png:-  the still on standard output; apng:- the animation
+      - or png:-  the still on standard output; apng:-, webp:-, gif:- the
+                  animation
     An existing output is replaced only with --force (a folder's old
     frame-*.png files are then removed first); inputs are never written over.
 
@@ -257,6 +261,7 @@ struct TransitionRenderCommand: SleetCommand {
       --progress P          the still's progress in [0, 1] (FILE.png only)
       --hold S              seconds of the final picture after the end, in [0, 60] (default 0)
     \(FrameRequest.helpText(column: 24))
+    \(AnimationFormat.optionsHelp(column: 24))
     """
 
   static func run(_ arguments: inout Arguments, output: CommandOutput) throws(CommandError) {
@@ -271,7 +276,7 @@ struct TransitionRenderCommand: SleetCommand {
     guard let fromPath = try arguments.option("from") else { throw .usage("--from A.png is required") }
     guard let toPath = try arguments.option("to") else { throw .usage("--to B.png is required") }
     guard let outPath = try arguments.option("out") else { throw .usage("--out FILE.png|FILE.apng|DIR is required") }
-    let target = try RenderTarget(outPath)
+    let target = try AnimationFormat.readOptions(&arguments, for: RenderTarget(outPath))
     try OutputPaths.checkParentFolder(target.path, flag: "--out")
     let force = try arguments.flag("force")
     let direction = try TransitionCommandOptions.direction(&arguments)

@@ -1,0 +1,214 @@
+import SleetKit
+
+/// The file format of an animation output, chosen by `--out`'s extension
+/// (`.apng`, `.webp`, `.gif`) or prefix (`apng:-`, `webp:-`, `gif:-`), with
+/// its format-specific options (docs/rendering.md, "Animation formats").
+enum AnimationFormat: Sendable, Equatable {
+  /// Animated PNG: lossless, streamed (``APNGFileWriter``).
+  case apng
+  /// Animated WebP through libwebp (``WebPFileWriter``): `--quality`, `--lossless`.
+  case webp(WebPAnimationOptions)
+  /// GIF through giflib (``GIFFileWriter``): `--dither`.
+  case gif(GIFDither)
+
+  /// The format an extension (lowercased, without the dot) names.
+  init?(extension name: String) {
+    switch name {
+    case "apng": self = .apng
+    case "webp": self = .webp(WebPAnimationOptions())
+    case "gif": self = .gif(.ordered)
+    default: return nil
+    }
+  }
+
+  /// The extension and the name messages use: `apng`, `webp`, `gif`.
+  var name: String {
+    switch self {
+    case .apng: "apng"
+    case .webp: "webp"
+    case .gif: "gif"
+    }
+  }
+
+  /// The format's name in messages: `APNG`, `WebP`, `GIF`.
+  var title: String {
+    switch self {
+    case .apng: "APNG"
+    case .webp: "WebP"
+    case .gif: "GIF"
+    }
+  }
+
+  /// The help lines of the format options, as the render commands list them.
+  static func optionsHelp(column: Int = 23) -> String {
+    HelpText.options(
+      [
+        (
+          "--quality Q",
+          ["WebP: lossy quality in [0, 100] (default 75); with", "--lossless the effort, not the pixels"]
+        ),
+        ("--lossless", ["WebP: exact pixels (libwebp lossless)"]),
+        ("--dither D", ["GIF: ordered (default; 8×8 Bayer) or none"]),
+      ], column: column)
+  }
+
+  /// The flags only some formats take, and which.
+  static let specificFlags: [(flag: String, format: String, spelled: String)] = [
+    ("quality", "webp", "WebP output (FILE.webp or webp:-)"),
+    ("lossless", "webp", "WebP output (FILE.webp or webp:-)"),
+    ("dither", "gif", "GIF output (FILE.gif or gif:-)"),
+  ]
+
+  /// The most frames per second a GIF is written at: its delays are whole
+  /// centiseconds, and browsers show a delay under 2 cs as 10 cs.
+  static let maximumGIFFramesPerSecond = 50
+
+  /// Reads the format's options from `arguments` (`--quality Q` in 0…100
+  /// and `--lossless` for WebP, `--dither ordered|none` for GIF).
+  /// - Throws: `.usage` naming the flag when it belongs to another format
+  ///   (or to none: a still or a folder of PNG frames), or its value is bad.
+  static func readOptions(
+    _ arguments: inout Arguments, for target: RenderTarget
+  ) throws(CommandError) -> RenderTarget {
+    var format: AnimationFormat?
+    if case .animation(_, let f) = target { format = f }
+    for (flag, owner, spelled) in specificFlags where arguments.contains(flag) && format?.name != owner {
+      let what =
+        switch target {
+        case .still: "a still PNG"
+        case .folder: "a folder of PNG frames"
+        case .animation: "\(format?.title ?? "APNG") output"
+        }
+      throw .usage("--\(flag) applies to \(spelled), not to \(what)")
+    }
+    guard case .animation(let path, let found) = target else { return target }
+    switch found {
+    case .apng: return target
+    case .webp:
+      let lossless = try arguments.flag("lossless")
+      let quality = try arguments.double("quality")
+      if let quality, !(quality >= 0 && quality <= 100) {
+        throw .usage("--quality: expected a number in [0, 100], got \(numberText(quality))")
+      }
+      return .animation(
+        path, .webp(WebPAnimationOptions(quality: Float(quality ?? 75), isLossless: lossless)))
+    case .gif:
+      let dither = try arguments.option("dither", as: "ordered or none") { GIFDither(rawValue: $0) }
+      return .animation(path, .gif(dither ?? .ordered))
+    }
+  }
+
+  /// Refuses a frame rate the format cannot show (GIF over
+  /// ``maximumGIFFramesPerSecond``).
+  func checkFrameRate(_ fps: Int) throws(CommandError) {
+    if case .gif = self, fps > Self.maximumGIFFramesPerSecond {
+      throw .usage(
+        "--fps: GIF delays are whole centiseconds and browsers show delays under 2 cs as 10 cs: at most \(Self.maximumGIFFramesPerSecond) fps for GIF, got \(fps) (use FILE.webp or FILE.apng)"
+      )
+    }
+  }
+}
+
+/// An animation being written in one of the ``AnimationFormat``s, to a file
+/// (through a temporary sibling renamed into place by ``finish()``) or to
+/// standard output. Every format streams its frames: APNG and GIF hold one
+/// batch of frames, WebP also what libwebp keeps (``WebPAnimationEncoder``).
+final class AnimationWriter {
+  private enum Sink {
+    case apngFile(APNGFileWriter)
+    case apngStream(APNGStreamEncoder)
+    case webpFile(WebPFileWriter)
+    case webpStream(WebPAnimationEncoder)
+    case gifFile(GIFFileWriter)
+    case gifStream(GIFStreamEncoder)
+  }
+
+  private var sink: Sink
+  private let output: CommandOutput
+  /// The file, or `-` for standard output.
+  let path: String
+  let format: AnimationFormat
+
+  /// Starts an animation of `frameCount` frames of `width × height` pixels
+  /// at `path` (`-`: standard output, where an APNG needs the count first).
+  /// - Throws: `.failure` when the file cannot be created or stdout written.
+  init(
+    _ format: AnimationFormat, path: String, width: Int, height: Int, frameCount: Int, output: CommandOutput
+  ) throws(CommandError) {
+    self.format = format
+    self.path = path
+    self.output = output
+    let toStandardOutput = path == "-"
+    switch format {
+    case .apng where toStandardOutput:
+      let stream = APNGStreamEncoder(width: width, height: height, frameCount: frameCount)
+      try output.standardOutputData(stream.header())
+      sink = .apngStream(stream)
+    case .apng:
+      sink = .apngFile(
+        try RenderOutput.imageFile { () throws(ImageFileError) in
+          try APNGFileWriter(path: path, width: width, height: height)
+        })
+    case .webp(let options) where toStandardOutput:
+      sink = .webpStream(WebPAnimationEncoder(width: width, height: height, options: options))
+    case .webp(let options):
+      sink = .webpFile(
+        try RenderOutput.imageFile { () throws(ImageFileError) in
+          try WebPFileWriter(path: path, width: width, height: height, options: options)
+        })
+    case .gif(let dither) where toStandardOutput:
+      sink = .gifStream(GIFStreamEncoder(width: width, height: height, dither: dither))
+    case .gif(let dither):
+      sink = .gifFile(
+        try RenderOutput.imageFile { () throws(ImageFileError) in
+          try GIFFileWriter(path: path, width: width, height: height, dither: dither)
+        })
+    }
+  }
+
+  /// Encodes the next frames, each shown for `delay`.
+  func append(_ frames: [RGBAImage], delay: FrameDelay) throws(CommandError) {
+    let delays = Array(repeating: delay, count: frames.count)
+    switch sink {
+    case .apngStream(var stream):
+      let bytes = stream.frames(frames, delays: delays)
+      sink = .apngStream(stream)
+      try output.standardOutputData(bytes)
+    case .apngFile(let writer):
+      try RenderOutput.imageFile { () throws(ImageFileError) in try writer.append(contentsOf: frames, delays: delays) }
+    case .webpStream(let encoder):
+      try encoding { () throws(AnimationEncodingError) in try encoder.append(contentsOf: frames, delays: delays) }
+    case .webpFile(let writer):
+      try RenderOutput.imageFile { () throws(ImageFileError) in try writer.append(contentsOf: frames, delays: delays) }
+    case .gifStream(let encoder):
+      try output.standardOutputData(
+        try encoding { () throws(AnimationEncodingError) in try encoder.append(contentsOf: frames, delays: delays) })
+    case .gifFile(let writer):
+      try RenderOutput.imageFile { () throws(ImageFileError) in try writer.append(contentsOf: frames, delays: delays) }
+    }
+  }
+
+  /// Ends the animation: renames the file into place, or writes the rest
+  /// to standard output.
+  func finish() throws(CommandError) {
+    switch sink {
+    case .apngStream(let stream): try output.standardOutputData(stream.trailer())
+    case .apngFile(let writer): try RenderOutput.imageFile { () throws(ImageFileError) in try writer.finish() }
+    case .webpStream(let encoder):
+      try output.standardOutputData(try encoding { () throws(AnimationEncodingError) in try encoder.finish() })
+    case .webpFile(let writer): try RenderOutput.imageFile { () throws(ImageFileError) in try writer.finish() }
+    case .gifStream(let encoder):
+      try output.standardOutputData(try encoding { () throws(AnimationEncodingError) in try encoder.finish() })
+    case .gifFile(let writer): try RenderOutput.imageFile { () throws(ImageFileError) in try writer.finish() }
+    }
+  }
+
+  /// `body`'s result, an encoder's error becoming a `.failure` naming stdout.
+  private func encoding<T>(_ body: () throws(AnimationEncodingError) -> T) throws(CommandError) -> T {
+    do throws(AnimationEncodingError) {
+      return try body()
+    } catch {
+      throw .failure("cannot write standard output: \(error.reason)")
+    }
+  }
+}

@@ -1,0 +1,246 @@
+import CWebP
+import Dispatch
+import SleetParticles
+
+/// How ``WebPAnimationEncoder`` compresses: lossy at a quality, or lossless.
+public struct WebPAnimationOptions: Hashable, Sendable {
+  /// Lossy: the quality factor, 0 (smallest) … 100 (best), libwebp's
+  /// `WebPConfig.quality` (default 75, as `cwebp`). Lossless: the effort spent
+  /// compressing, 0 (fastest) … 100 (smallest); the pixels are exact either way.
+  public var quality: Float
+  /// Lossless: every pixel, transparent ones included, decodes to exactly
+  /// the bytes of ``RGBAImage/straightRGBA8()`` (`WebPConfig.lossless` and
+  /// `exact`).
+  public var isLossless: Bool
+  /// libwebp's `method`: 0 (fastest) … 6 (smallest files). Default 4.
+  public var method: Int
+
+  /// - Precondition: `quality` in 0…100, `method` in 0…6.
+  public init(quality: Float = 75, isLossless: Bool = false, method: Int = 4) {
+    precondition(quality >= 0 && quality <= 100, "WebPAnimationOptions: quality must be in 0…100, got \(quality)")
+    precondition((0...6).contains(method), "WebPAnimationOptions: method must be in 0…6, got \(method)")
+    self.quality = quality
+    self.isLossless = isLossless
+    self.method = method
+  }
+}
+
+/// An animated WebP encoded frame by frame through libwebp's animation
+/// encoder (`WebPAnimEncoder`, libwebpmux), looping forever.
+///
+/// Frames are handed to libwebp as they are appended and the raw frames are
+/// not kept. **What libwebp keeps:** `WebPAnimEncoder` holds a few
+/// full-canvas ARGB buffers (the previous canvas and the candidate
+/// sub-frames of at most two frames while it chooses how to encode each) and
+/// *every encoded frame* until ``finish()``, which assembles the whole file in
+/// memory: memory grows with the compressed size of the animation (twice
+/// it at the end, the encoded frames plus the assembled file), not with its
+/// raw size. A WebP file is at most 4 GiB (RIFF's 32-bit size); libwebp
+/// refuses a larger one with an error.
+///
+/// Timing: libwebp takes frame timestamps in whole milliseconds; frame k
+/// starts at the exact sum of the earlier delays rounded to the nearest
+/// millisecond (``_AnimationTicks``), so each delay is within 1 ms of exact
+/// and the total duration does not drift. libwebp merges a frame identical
+/// to the one before (for lossy output: within its quality threshold) into
+/// that frame, adding the durations, so a decoder may report fewer frames
+/// whose durations add up to the same total.
+///
+/// Not thread-safe: one thread appends (libwebp may use a second thread per
+/// frame for lossy alpha, `WebPConfig.thread_level`).
+public final class WebPAnimationEncoder {
+  /// Canvas size in pixels, at most 16383 a side (WebP's limit).
+  public let width: Int
+  public let height: Int
+  public let options: WebPAnimationOptions
+  /// Frames appended so far.
+  public private(set) var frameCount = 0
+  private var encoder: OpaquePointer?
+  private var config = WebPConfig()
+  private var ticks = _AnimationTicks(ticksPerSecond: 1000)
+
+  /// The largest canvas side WebP stores (14-bit sizes).
+  public static let maximumSide = 16383
+
+  /// - Precondition: `width`, `height` in 1…``maximumSide``.
+  public init(width: Int, height: Int, options: WebPAnimationOptions = WebPAnimationOptions()) {
+    precondition(
+      width >= 1 && height >= 1 && width <= Self.maximumSide && height <= Self.maximumSide,
+      "WebPAnimationEncoder: size must be in 1…\(Self.maximumSide) a side, got \(width)×\(height)")
+    self.width = width
+    self.height = height
+    self.options = options
+    var animation = WebPAnimEncoderOptions()
+    precondition(WebPAnimEncoderOptionsInit(&animation) != 0, "WebPAnimationEncoder: libwebpmux ABI mismatch")
+    animation.anim_params.loop_count = 0  // forever
+    animation.anim_params.bgcolor = 0  // a hint only: transparent black
+    animation.allow_mixed = 0
+    encoder = WebPAnimEncoderNew(Int32(width), Int32(height), &animation)
+    precondition(encoder != nil, "WebPAnimationEncoder: WebPAnimEncoderNew failed for \(width)×\(height)")
+    precondition(WebPConfigInit(&config) != 0, "WebPAnimationEncoder: libwebp ABI mismatch")
+    config.lossless = options.isLossless ? 1 : 0
+    config.exact = options.isLossless ? 1 : 0
+    config.quality = options.quality
+    config.method = Int32(options.method)
+    config.thread_level = 1
+    precondition(WebPValidateConfig(&config) != 0, "WebPAnimationEncoder: libwebp refused the configuration")
+  }
+
+  deinit { WebPAnimEncoderDelete(encoder) }
+
+  /// Encodes frames shown for `delays` (converted to 8-bit straight RGBA in
+  /// parallel, then encoded in order).
+  /// - Precondition: every image is `width × height`; `delays.count ==
+  ///   images.count`; ``finish()`` not called yet.
+  /// - Throws: ``AnimationEncodingError`` with libwebp's message.
+  /// - Complexity: O(total pixels) work.
+  public func append(contentsOf images: [RGBAImage], delays: [FrameDelay]) throws(AnimationEncodingError) {
+    precondition(encoder != nil, "WebPAnimationEncoder: append after finish")
+    precondition(
+      delays.count == images.count, "WebPAnimationEncoder: \(images.count) frames, \(delays.count) delays")
+    for image in images {
+      precondition(
+        image.width == width && image.height == height,
+        "WebPAnimationEncoder: frame is \(image.width)×\(image.height), canvas is \(width)×\(height)")
+    }
+    let pixels = ParallelStraightRGBA8(images)
+    for (i, bytes) in pixels.values.enumerated() {
+      let (start, _) = ticks.advance(by: delays[i])
+      var picture = WebPPicture()
+      precondition(WebPPictureInit(&picture) != 0, "WebPAnimationEncoder: libwebp ABI mismatch")
+      picture.use_argb = 1
+      picture.width = Int32(width)
+      picture.height = Int32(height)
+      defer { WebPPictureFree(&picture) }
+      let imported = bytes.withUnsafeBufferPointer { WebPPictureImportRGBA(&picture, $0.baseAddress, Int32(4 * width)) }
+      guard imported != 0 else { throw AnimationEncodingError(reason: "WebP: out of memory importing a frame") }
+      guard WebPAnimEncoderAdd(encoder, &picture, Int32(clamping: start), &config) != 0 else {
+        throw AnimationEncodingError(reason: "WebP: " + String(cString: WebPAnimEncoderGetError(encoder)))
+      }
+      frameCount += 1
+    }
+  }
+
+  /// The whole file: ends the last frame at the total duration and
+  /// assembles the animation. The encoder is then spent.
+  /// - Precondition: at least one frame; not finished yet.
+  /// - Throws: ``AnimationEncodingError`` with libwebp's message.
+  public func finish() throws(AnimationEncodingError) -> [UInt8] {
+    precondition(encoder != nil, "WebPAnimationEncoder: finish called twice")
+    precondition(frameCount >= 1, "WebPAnimationEncoder: an animation needs at least one frame")
+    defer {
+      WebPAnimEncoderDelete(encoder)
+      encoder = nil
+    }
+    guard WebPAnimEncoderAdd(encoder, nil, Int32(clamping: ticks.startTick), nil) != 0 else {
+      throw AnimationEncodingError(reason: "WebP: " + String(cString: WebPAnimEncoderGetError(encoder)))
+    }
+    var data = WebPData()
+    guard WebPAnimEncoderAssemble(encoder, &data) != 0 else {
+      throw AnimationEncodingError(reason: "WebP: " + String(cString: WebPAnimEncoderGetError(encoder)))
+    }
+    defer { WebPDataClear(&data) }
+    return Array(UnsafeBufferPointer(start: data.bytes, count: data.size))
+  }
+}
+
+/// An animated WebP written to a file: ``WebPAnimationEncoder``'s bytes go
+/// to a temporary file beside the destination at ``finish()``, which renames
+/// it into place (a reader sees the previous file or the complete new one).
+/// The temporary file is created first, so an unwritable folder fails before
+/// any frame is encoded. Memory: as ``WebPAnimationEncoder`` (grows with the
+/// compressed size). A writer released without ``finish()`` removes its
+/// temporary file. Not thread-safe.
+public final class WebPFileWriter {
+  /// The destination.
+  public let path: String
+  private let encoder: WebPAnimationEncoder
+  private let file: AtomicFileWriter
+
+  /// Creates the temporary file.
+  /// - Precondition: as ``WebPAnimationEncoder/init(width:height:options:)``.
+  /// - Throws: ``ImageFileError/cannotWrite(path:reason:)`` naming `path`.
+  public init(path: String, width: Int, height: Int, options: WebPAnimationOptions = WebPAnimationOptions())
+    throws(ImageFileError)
+  {
+    self.path = path
+    encoder = WebPAnimationEncoder(width: width, height: height, options: options)
+    do throws(FileOutputError) {
+      file = try AtomicFileWriter(path: path)
+    } catch {
+      throw .cannotWrite(path: path, reason: error.reason)
+    }
+  }
+
+  /// The number of frames appended so far.
+  public var frameCount: Int { encoder.frameCount }
+
+  /// The temporary file the animation goes to until ``finish()``.
+  public var temporaryPath: String { file.temporaryPath }
+
+  /// Encodes `images` (``WebPAnimationEncoder/append(contentsOf:delays:)``).
+  /// - Throws: ``ImageFileError/cannotWrite(path:reason:)`` with libwebp's
+  ///   message; the temporary file is then removed.
+  public func append(contentsOf images: [RGBAImage], delays: [FrameDelay]) throws(ImageFileError) {
+    do throws(AnimationEncodingError) {
+      try encoder.append(contentsOf: images, delays: delays)
+    } catch {
+      file.discard()
+      throw .cannotWrite(path: path, reason: error.reason)
+    }
+  }
+
+  /// Assembles the file, writes it and renames it over ``path``.
+  /// - Precondition: at least one frame.
+  /// - Throws: ``ImageFileError/cannotWrite(path:reason:)``; the temporary
+  ///   file is then removed and ``path`` is untouched.
+  public func finish() throws(ImageFileError) {
+    do {
+      try file.write(try encoder.finish())
+      try file.commit()
+    } catch let error as FileOutputError {
+      throw .cannotWrite(path: path, reason: error.reason)
+    } catch let error as AnimationEncodingError {
+      file.discard()
+      throw .cannotWrite(path: path, reason: error.reason)
+    } catch {
+      file.discard()
+      throw .cannotWrite(path: path, reason: "\(error)")
+    }
+  }
+
+  /// Removes the temporary file; ``path`` is untouched.
+  public func discard() { file.discard() }
+}
+
+/// The 8-bit straight RGBA bytes of several images, converted in parallel.
+struct ParallelStraightRGBA8 {
+  let values: [[UInt8]]
+
+  init(_ images: [RGBAImage]) {
+    let slots = _ByteSlots(count: images.count)
+    DispatchQueue.concurrentPerform(iterations: images.count) { i in slots.set(i, images[i].straightRGBA8()) }
+    values = slots.values
+  }
+}
+
+/// Slots that parallel iterations fill, one each.
+final class _ByteSlots: @unchecked Sendable {
+  // Safe to mark Sendable: iteration i writes only slot i, and `values` is read
+  // after `concurrentPerform` returns.
+  private var slots: UnsafeMutableBufferPointer<[UInt8]>
+
+  init(count: Int) {
+    slots = .allocate(capacity: count)
+    slots.initialize(repeating: [])
+  }
+
+  func set(_ i: Int, _ value: [UInt8]) { slots[i] = value }
+
+  var values: [[UInt8]] { Array(slots) }
+
+  deinit {
+    slots.deinitialize()
+    slots.deallocate()
+  }
+}
