@@ -43,6 +43,12 @@ let package = Package(
       name: "SleetPreview",
       dependencies: ["SleetMath", "SleetParticles", "SleetShatter", "SleetTransitions", "CPNG"],
       swiftSettings: swiftSettings),
+    // The closed-form shader on a GPU through EGL + OpenGL ES 3.1
+    // (docs/gpu.md). Its own module: nothing else depends on it.
+    .target(
+      name: "SleetGPU",
+      dependencies: ["SleetParticles", "CEGL", "CGLES"],
+      swiftSettings: swiftSettings),
     // The umbrella: re-exports the modules above and nothing else.
     .target(
       name: "SleetKit",
@@ -103,6 +109,14 @@ let package = Package(
       name: "CPNG",
       pkgConfig: "libpng",
       providers: [.apt(["libpng-dev", "zlib1g-dev"])]),
+    .systemLibrary(
+      name: "CEGL",
+      pkgConfig: "egl",
+      providers: [.apt(["libegl-dev", "libegl-mesa0"])]),
+    .systemLibrary(
+      name: "CGLES",
+      pkgConfig: "glesv2",
+      providers: [.apt(["libgles-dev", "libgl1-mesa-dri"])]),
 
     // MARK: - Unit test bundles
     // Helpers shared by the bundles (temporary folders, an independent CRC-32
@@ -139,6 +153,10 @@ let package = Package(
         "SleetKitC", "SleetKitCHeader", "SleetParticles", "SleetShatter", "SleetTransitions", "_SleetTestSupport",
       ],
       exclude: ["c", "python"],
+      swiftSettings: swiftSettings),
+    .testTarget(
+      name: "SleetGPUTests",
+      dependencies: ["SleetGPU", "SleetParticles"],
       swiftSettings: swiftSettings),
     .testTarget(
       name: "SleetCLITests",
