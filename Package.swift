@@ -71,7 +71,7 @@ let package = Package(
     // The `sleet` commands live in a library so tests can run them in-process.
     .target(
       name: "SleetCLI",
-      dependencies: ["SleetKit", "COpenBLAS"],
+      dependencies: ["SleetKit", "COpenBLAS", "SleetGPU"],
       swiftSettings: swiftSettings),
     .executableTarget(
       name: "sleet",
@@ -79,7 +79,7 @@ let package = Package(
       swiftSettings: swiftSettings),
     .executableTarget(
       name: "sleet-bench",
-      dependencies: ["SleetKit", "COpenBLAS", "CParticleBaseline"],
+      dependencies: ["SleetKit", "COpenBLAS", "CParticleBaseline", "SleetGPU"],
       path: "Benchmarks/sleet-bench",
       swiftSettings: swiftSettings),
     // The classic C SoA particle system sleet-bench compares against (issue 9).
