@@ -17,14 +17,16 @@ let package = Package(
     .library(name: "SleetKit", targets: ["SleetKit"]),
     // One product per module, for programs that need less than the umbrella
     // (README, "Products"): only SleetBLAS links OpenBLAS, only SleetPreview
-    // libpng; SleetMath, SleetParticles, SleetShatter and SleetTransitions
-    // need no system library.
+    // libpng and libwebp/giflib, only SleetGPU EGL and OpenGL ES (not in the
+    // umbrella: docs/gpu.md); SleetMath, SleetParticles, SleetShatter and
+    // SleetTransitions need no system library.
     .library(name: "SleetMath", targets: ["SleetMath"]),
     .library(name: "SleetBLAS", targets: ["SleetBLAS"]),
     .library(name: "SleetParticles", targets: ["SleetParticles"]),
     .library(name: "SleetShatter", targets: ["SleetShatter"]),
     .library(name: "SleetTransitions", targets: ["SleetTransitions"]),
     .library(name: "SleetPreview", targets: ["SleetPreview"]),
+    .library(name: "SleetGPU", targets: ["SleetGPU"]),
     // The C API (docs/c-api.md): libSleetKitC.so and include/sleetkit.h.
     .library(name: "SleetKitC", type: .dynamic, targets: ["SleetKitC"]),
     .executable(name: "sleet", targets: ["sleet"]),
@@ -61,6 +63,12 @@ let package = Package(
         "SleetMath", "SleetParticles", "SleetShatter", "SleetTransitions", "CPNG", "CWebP", "CGIF",
       ],
       swiftSettings: swiftSettings),
+    // The closed-form shader on a GPU through EGL + OpenGL ES 3.1
+    // (docs/gpu.md). Its own module: nothing else depends on it.
+    .target(
+      name: "SleetGPU",
+      dependencies: ["SleetParticles", "CEGL", "CGLES"],
+      swiftSettings: swiftSettings),
     // The umbrella: re-exports the modules above and nothing else.
     .target(
       name: "SleetKit",
@@ -85,7 +93,7 @@ let package = Package(
     // The `sleet` commands live in a library so tests can run them in-process.
     .target(
       name: "SleetCLI",
-      dependencies: ["SleetKit"],
+      dependencies: ["SleetKit", "SleetGPU"],
       swiftSettings: swiftSettings),
     .executableTarget(
       name: "sleet",
@@ -93,7 +101,7 @@ let package = Package(
       swiftSettings: swiftSettings),
     .executableTarget(
       name: "sleet-bench",
-      dependencies: ["SleetKit", "CParticleBaseline"],
+      dependencies: ["SleetKit", "CParticleBaseline", "SleetGPU"],
       path: "Benchmarks/sleet-bench",
       swiftSettings: swiftSettings),
     // The classic C SoA particle system sleet-bench compares against (issue 9).
@@ -135,6 +143,14 @@ let package = Package(
     .systemLibrary(
       name: "CGIF",
       providers: [.apt(["libgif-dev"])]),
+    .systemLibrary(
+      name: "CEGL",
+      pkgConfig: "egl",
+      providers: [.apt(["libegl-dev", "libegl-mesa0"])]),
+    .systemLibrary(
+      name: "CGLES",
+      pkgConfig: "glesv2",
+      providers: [.apt(["libgles-dev", "libgl1-mesa-dri"])]),
 
     // MARK: - Unit test bundles
     // Helpers shared by the bundles (temporary folders, an independent CRC-32
@@ -175,6 +191,10 @@ let package = Package(
         "SleetKitC", "SleetKitCHeader", "SleetParticles", "SleetShatter", "SleetTransitions", "_SleetTestSupport",
       ],
       exclude: ["c", "python"],
+      swiftSettings: swiftSettings),
+    .testTarget(
+      name: "SleetGPUTests",
+      dependencies: ["SleetGPU", "SleetParticles"],
       swiftSettings: swiftSettings),
     .testTarget(
       name: "SleetCLITests",

@@ -74,7 +74,7 @@ struct MessagesTests {
     }
     #expect(
       RenderCommand.optionNames == [
-        "out", "force", "seed", "duration", "fps", "start", "time", "size", "scale", "background", "frames",
+        "out", "force", "gpu", "seed", "duration", "fps", "start", "time", "size", "scale", "background", "frames",
         "shard", "quality", "lossless", "dither",
       ])
     #expect(ShatterRenderCommand.optionNames == TransitionRenderCommand.optionNames)

@@ -57,6 +57,9 @@ struct RenderCommand: SleetCommand {
     options:
       --out PATH           where to write (required); its folder must exist
       --force              replace an existing output
+      --gpu                evaluate the particles with the OpenGL ES 3.1
+                           compute shader (EGL surfaceless; Mesa's llvmpipe
+                           without a GPU); see docs/gpu.md
       --seed N             emitter seed, 0…4294967295 (default: the effect's)
       --duration S         animation length in seconds, in (0, 3600] (default:
                            see above); at most 100000 frames
@@ -84,6 +87,7 @@ struct RenderCommand: SleetCommand {
     let target = try AnimationFormat.readOptions(&arguments, for: RenderTarget(outPath))
     try OutputPaths.checkParentFolder(target.path, flag: "--out")
     let force = try arguments.flag("force")
+    let usesGPU = try arguments.flag("gpu")
     let seed = try arguments.option("seed", as: "an integer in 0…4294967295") { UInt32($0) }
     let duration = try arguments.double("duration")
     if let duration, !(duration > 0 && duration <= 3600) {
@@ -135,6 +139,7 @@ struct RenderCommand: SleetCommand {
     // file's folder: no base directory, or they would be resolved twice.
     var scene = ParticleScene(effect: effect, canvas: canvas, background: background)
     scene.progress = output.progress
+    scene.usesGPU = usesGPU
     try EffectChecks.require(
       effect, sprites: scene.sprites, times: times,
       timeFlag: target.isStill ? "--time" : (start == nil ? "the default --start" : "--start"))
@@ -541,6 +546,8 @@ struct ParticleScene: Sendable {
   /// Where drawn frames and rows are reported (the running command's
   /// progress line), if anywhere.
   var progress: ProgressHub?
+  /// Whether frames come from the GPU shader (`--gpu`, docs/gpu.md).
+  var usesGPU = false
 
   init(effect: Effect, canvas: Canvas, background: ColorRGBA, baseDirectory: String? = nil) {
     self.effect = effect
@@ -557,25 +564,28 @@ struct ParticleScene: Sendable {
   func render(times: [Double]) throws(CommandError) -> [RGBAImage] {
     let results = ParallelSlots<RGBAImage>(count: times.count)
     let failure = Mutex<CommandError?>(nil)
-    let (effect, canvas, background, sprites) = (effect, canvas, background, sprites)
+    let (effect, canvas, background, sprites, usesGPU) = (effect, canvas, background, sprites, usesGPU)
     let progress = progress?.progress
     progress?.setFrameSize(width: canvas.pixelWidth, height: canvas.pixelHeight)
     FrameParallelism.forEachRun(count: times.count) { range, options in
       var options = options
       if times.count == 1 { options.progress = progress?.raster }
-      let system: ParticleSystem
-      do throws(ParticleSystemError) {
-        system = try ParticleSystem(effect: effect)
+      let source: ParticleFrameSource
+      do throws(CommandError) {
+        // Over budget or too many cells: bad input (exit 2); --gpu without
+        // OpenGL ES 3.1: a failure (exit 1).
+        source = try ParticleFrameSource(effect: effect, usesGPU: usesGPU)
       } catch {
-        // Over budget or too many cells: the definition is bad input (exit 2).
-        failure.withLock { $0 = .usage(error.description) }
+        failure.withLock { $0 = error }
         return
       }
       let renderer = Renderer(pixelsPerPoint: Float(canvas.pixelsPerPoint), options: options)
       var frame = ParticleFrame()
       for i in range {
-        system.advance(to: times[i])
-        system.render(into: &frame)
+        do throws(CommandError) { try source.frame(at: times[i], into: &frame) } catch {
+          failure.withLock { $0 = error }
+          return
+        }
         var image = RGBAImage(width: canvas.pixelWidth, height: canvas.pixelHeight, background: background)
         do throws(SpriteError) {
           try renderer.render(frame, into: &image, sprites: sprites)

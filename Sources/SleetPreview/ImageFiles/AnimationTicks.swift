@@ -43,6 +43,7 @@ public struct AnimationEncodingError: Error, Hashable, Sendable, CustomStringCon
   /// The format and the library's message, e.g. "WebP: …".
   public var reason: String
 
+  /// An error with `reason` as its message.
   public init(reason: String) { self.reason = reason }
 
   public var description: String { reason }

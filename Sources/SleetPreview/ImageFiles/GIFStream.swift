@@ -49,7 +49,7 @@ public enum GIFDither: String, Hashable, Sendable, CaseIterable {
 ///
 /// **Timing.** Delays are whole centiseconds; frame k starts at the exact
 /// sum of the earlier delays rounded to the nearest centisecond
-/// (``_AnimationTicks``): 30 fps gives 3, 3, 4, 3, 3, 4, … cs and the total
+/// (`_AnimationTicks`): 30 fps gives 3, 3, 4, 3, 3, 4, … cs and the total
 /// is exact. Browsers show a delay of 0 or 1 cs as 10 cs, so above 50 fps
 /// (which needs 1 cs delays) a GIF plays too slowly there; `sleet` refuses
 /// `--fps` over 50 for GIF.
@@ -57,9 +57,11 @@ public enum GIFDither: String, Hashable, Sendable, CaseIterable {
 /// Not thread-safe: one thread appends (the frames of a batch are quantized
 /// in parallel; giflib's LZW runs on the appending thread).
 public final class GIFStreamEncoder {
-  /// Canvas size in pixels (GIF's 16-bit sizes: at most 65535).
+  /// Canvas width in pixels (GIF's 16-bit sizes: at most 65535).
   public let width: Int
+  /// Canvas height in pixels (at most 65535).
   public let height: Int
+  /// How colours between the palette's levels are approximated.
   public let dither: GIFDither
   /// Frames appended so far (before merging identical ones).
   public private(set) var frameCount = 0

@@ -40,7 +40,7 @@ public struct WebPAnimationOptions: Hashable, Sendable {
 ///
 /// Timing: libwebp takes frame timestamps in whole milliseconds; frame k
 /// starts at the exact sum of the earlier delays rounded to the nearest
-/// millisecond (``_AnimationTicks``), so each delay is within 1 ms of exact
+/// millisecond (`_AnimationTicks`), so each delay is within 1 ms of exact
 /// and the total duration does not drift. libwebp merges a frame identical
 /// to the one before (for lossy output: within its quality threshold) into
 /// that frame, adding the durations, so a decoder may report fewer frames
@@ -49,9 +49,11 @@ public struct WebPAnimationOptions: Hashable, Sendable {
 /// Not thread-safe: one thread appends (libwebp may use a second thread per
 /// frame for lossy alpha, `WebPConfig.thread_level`).
 public final class WebPAnimationEncoder {
-  /// Canvas size in pixels, at most 16383 a side (WebP's limit).
+  /// Canvas width in pixels, at most 16383 (WebP's limit).
   public let width: Int
+  /// Canvas height in pixels, at most 16383.
   public let height: Int
+  /// Lossy or lossless, quality and method, as given at creation.
   public let options: WebPAnimationOptions
   /// Frames appended so far.
   public private(set) var frameCount = 0

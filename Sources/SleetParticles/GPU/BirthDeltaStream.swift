@@ -1,0 +1,317 @@
+/// The birth-delta stream of a ``ParticleSystem``: after each step, only the
+/// births since the previous step, as ``GPUBirthSlot``s for a ring buffer a
+/// GPU keeps, so the host's per-frame cost is proportional to births, not to
+/// live particles (`docs/gpu.md`).
+///
+/// ```swift
+/// let stream = try BirthDeltaStream(system: try ParticleSystem(effect: effect))
+/// var ring = BirthRing(capacity: stream.capacity)     // or a GPU buffer
+/// for n in 0..<600 {
+///   let delta = try stream.advance(to: Double(n) / 60)
+///   ring.apply(delta)                                  // upload delta.slots
+///   let frame = stream.frameParameters()               // the shader's uniforms
+///   …
+/// }
+/// ```
+///
+/// **The ring.** `capacity` slots of 96 bytes. Births are written in the
+/// canonical order of the live set (birth time, then id: the order
+/// `oldestFirst` draws), slot after slot, wrapping at the end; the valid
+/// window is the `ringCount` slots that end just before the write position,
+/// starting at slot `ringStart`. So ring order is birth order. Particles die
+/// on their own (the death rule of ``GPUBirthSlot``); the host also moves the
+/// window's start past leading slots that are dead, so the shader's work
+/// follows the live set.
+///
+/// **Capacity overflow.** Appending never overwrites a live particle: when
+/// the births of a step would overwrite a slot that is still alive, the step
+/// returns a *snapshot* instead (the whole live set, written from slot 0,
+/// ``BirthDelta/Kind-swift.enum/snapshot``). If the live set itself exceeds
+/// the capacity, the step throws ``BirthDeltaError/capacityExceeded(live:capacity:)``
+/// and the next step is a snapshot. The default capacity,
+/// ``ParticleSystem/peakLiveParticles``, bounds the births within any cell's
+/// longest lifetime, so no overflow happens with it.
+///
+/// Seeks, backward steps and the first step return a snapshot in the same
+/// layout. Births that are born and die within one step are never sent (the
+/// system never stores them).
+///
+/// Drive the system only through the stream (it reads the system's store
+/// after each step). Systems that cap their live set
+/// (``ParticleSystemConfiguration/OverflowPolicy/capOldestFirst``) are not
+/// supported: capping removes live particles, which the ring cannot express.
+public final class BirthDeltaStream {
+  /// The system the stream steps.
+  public let system: ParticleSystem
+  /// Slots in the ring.
+  public let capacity: Int
+  /// The death key of each slot's particle (0: empty), for the overflow check.
+  private var deathKeys: [UInt64]
+  /// Next slot to write.
+  private var head = 0
+  /// Valid slots, ending just before `head`.
+  private var count = 0
+  /// Whether the next step must be a snapshot (after an error).
+  private var needsSnapshot = true
+
+  /// Makes a stream over `system` with a ring of `capacity` slots
+  /// (default: the system's peak live count, at least 256).
+  /// - Throws: ``BirthDeltaError/unsupportedOverflowPolicy`` for a capping
+  ///   system.
+  /// - Precondition: `capacity` in 1…``maximumCapacity``.
+  public init(system: ParticleSystem, capacity: Int? = nil) throws(BirthDeltaError) {
+    if system.configuration.overflowPolicy == .capOldestFirst { throw .unsupportedOverflowPolicy }
+    let c = capacity ?? Swift.min(Self.maximumCapacity, Swift.max(256, system.peakLiveParticles))
+    precondition(c > 0 && c <= Self.maximumCapacity, "the ring capacity must be in 1…\(Self.maximumCapacity)")
+    self.system = system
+    self.capacity = c
+    deathKeys = Array(repeating: 0, count: c)
+  }
+
+  /// The largest ring: 65,535 workgroups of 256 slots (GLES's guaranteed
+  /// dispatch size in one dimension).
+  public static let maximumCapacity = 65_535 * 256
+
+  /// The constants table: 16 `Float`s (64 bytes) per row, row
+  /// `cell · segments + segment` (layout in `docs/gpu.md`). Upload once.
+  public var constantsRows: [Float] {
+    let table = system.store.constants
+    return Array(UnsafeBufferPointer(start: table.rows, count: Swift.max(1, table.count) * 16))
+  }
+
+  /// Jumps to `time` and returns the live set as a snapshot.
+  /// - Throws: ``BirthDeltaError/capacityExceeded(live:capacity:)``.
+  /// - Complexity: as ``ParticleSystem/seek(to:)`` plus O(live).
+  public func seek(to time: Double) throws(BirthDeltaError) -> BirthDelta {
+    system.seek(to: time)
+    return try snapshot()
+  }
+
+  /// Steps the system to `time` and returns the births since the last step
+  /// (a snapshot when moving backward, on the first step, or on overflow).
+  /// - Throws: ``BirthDeltaError/capacityExceeded(live:capacity:)``.
+  /// - Complexity: as ``ParticleSystem/advance(to:)`` plus O(births in the
+  ///   step) (amortised: each slot's leading-death trim happens once).
+  public func advance(to time: Double) throws(BirthDeltaError) -> BirthDelta {
+    guard !needsSnapshot, let previous = system.localTime, system.localTime(for: time) >= previous else {
+      return try seek(to: time)
+    }
+    system.advance(to: time)
+    let t = system.localTime!
+    let store = system.store
+    var first = store.count
+    while first > 0 && store.birthTime(first - 1) > previous { first -= 1 }
+    let n = store.count - first
+    let timeKey = GPUBirthSlot.orderedKey(t)
+    trimDeadLeadingSlots(before: timeKey)
+    // Appending overwrites the oldest `overwritten` valid slots.
+    let overwritten = count + n - capacity
+    if n > capacity { return try snapshot() }
+    if overwritten > 0 {
+      let start = ringStart
+      for j in 0..<overwritten where deathKeys[(start + j) % capacity] > timeKey { return try snapshot() }
+    }
+    var slots: [GPUBirthSlot] = []
+    slots.reserveCapacity(n)
+    let firstSlot = head
+    for i in first..<store.count {
+      let slot = makeSlot(store.record(at: i))
+      deathKeys[head] = slot.deathKey
+      head = head + 1 == capacity ? 0 : head + 1
+      slots.append(slot)
+    }
+    count = Swift.min(capacity, count + n)
+    return BirthDelta(kind: .append, firstSlot: firstSlot, slots: slots, ringStart: ringStart, ringCount: count)
+  }
+
+  /// The slot of the ring's oldest valid record.
+  private var ringStart: Int { (head - count + capacity) % capacity }
+
+  /// Drops leading valid slots whose particles are dead at `timeKey`
+  /// (times only move forward between snapshots, so they stay dead).
+  private func trimDeadLeadingSlots(before timeKey: UInt64) {
+    while count > 0 && deathKeys[ringStart] <= timeKey { count -= 1 }
+  }
+
+  private func makeSlot(_ r: BirthRecord) -> GPUBirthSlot {
+    GPUBirthSlot(r, constantsRow: system.tree.constantsIndex(cell: r.cell, birthTime: r.birthTime))
+  }
+
+  /// The live set at the system's time, written from slot 0.
+  private func snapshot() throws(BirthDeltaError) -> BirthDelta {
+    needsSnapshot = true
+    let store = system.store
+    let t = system.localTime!
+    var slots: [GPUBirthSlot] = []
+    for i in 0..<store.count where system.isAlive(i, at: t) { slots.append(makeSlot(store.record(at: i))) }
+    if slots.count > capacity { throw .capacityExceeded(live: slots.count, capacity: capacity) }
+    for j in deathKeys.indices { deathKeys[j] = j < slots.count ? slots[j].deathKey : 0 }
+    head = slots.count % capacity
+    count = slots.count
+    needsSnapshot = false
+    return BirthDelta(kind: .snapshot, firstSlot: 0, slots: slots, ringStart: 0, ringCount: count)
+  }
+
+  /// What the shader needs for a frame at the system's current time: the
+  /// time (as an ordered key and split in two `Float`s), the ring window,
+  /// the layer's render mode and depth flag, the hidden cells.
+  /// - Complexity: O(cells).
+  public func frameParameters() -> GPUFrameParameters {
+    let t = system.localTime ?? 0
+    let tree = system.tree
+    let segment = tree.segment(at: t)
+    let layer = tree.layers[segment]
+    var hidden = [UInt32](repeating: 0, count: 8)
+    for (i, node) in tree.nodes.enumerated() where !node.parameters[segment].isEnabled {
+      hidden[i >> 5] |= 1 << UInt32(i & 31)
+    }
+    let high = Float(t)
+    let needsSort: Bool
+    switch layer.renderMode {
+    case .oldestFirst, .oldestLast: needsSort = false
+    case .unordered, .additive: needsSort = tree.nodes.count > 1
+    case .backToFront: needsSort = true
+    }
+    return GPUFrameParameters(
+      localTime: t, timeKey: GPUBirthSlot.orderedKey(t), timeHigh: high, timeLow: Float(t - Double(high)),
+      ringStart: system.localTime == nil || needsSnapshot ? 0 : ringStart,
+      ringCount: system.localTime == nil || needsSnapshot ? 0 : count, capacity: capacity,
+      flattensDepth: !layer.preservesDepth, renderMode: layer.renderMode, hiddenCells: hidden,
+      needsHostSort: needsSort)
+  }
+
+  /// Turns an evaluation of the ring (from the GPU or ``BirthRing/evaluate(_:constants:)``,
+  /// in ring order, reversed for `oldestLast`) into the frame `render(into:)`
+  /// gives: the frame's sprites, cell paths and draw batch, the ids, and the
+  /// render order's sort when the mode needs one (``GPUFrameParameters/needsHostSort``,
+  /// an O(n) radix sort on the host: the shader does not sort).
+  /// - Precondition: `evaluation`'s arrays have equal counts.
+  public func finishFrame(
+    _ evaluation: GPUEvaluation, parameters p: GPUFrameParameters, into frame: inout ParticleFrame
+  ) {
+    let n = evaluation.instances.count
+    precondition(evaluation.ids.count == n && evaluation.depths.count == n, "an evaluation's arrays have equal counts")
+    let tree = system.tree
+    frame.time = p.localTime
+    frame.sprites = tree.sprites
+    frame.spriteContentsScales = tree.spriteContentsScales
+    frame.spriteSampling = tree.spriteSampling
+    if frame.cellPaths.count != tree.nodes.count { frame.cellPaths = tree.nodes.map(\.path) }
+    frame.instances = evaluation.instances
+    frame.ids = evaluation.ids
+    frame.compactInstances.removeAll(keepingCapacity: true)
+    frame.affines.removeAll(keepingCapacity: true)
+    if p.needsHostSort {
+      system.scratchIDs = evaluation.ids
+      system.scratchDepths = evaluation.depths
+      system.applyOrder(p.renderMode, to: &frame, count: n)
+    }
+    frame.batches.removeAll(keepingCapacity: true)
+    if n > 0 {
+      frame.batches.append(DrawBatch(range: 0..<n, blendMode: p.renderMode == .additive ? .additive : .sourceOver))
+    }
+  }
+}
+
+/// The births of one step of a ``BirthDeltaStream``.
+public struct BirthDelta: Sendable {
+  /// Whether the slots extend the ring or replace it.
+  public enum Kind: Hashable, Sendable {
+    /// Births since the last step, written from ``firstSlot``, wrapping.
+    case append
+    /// The whole live set, written from slot 0; every other slot is stale
+    /// (outside the valid window).
+    case snapshot
+  }
+
+  /// Whether ``slots`` append to the ring or replace it.
+  public var kind: Kind
+  /// Ring slot of `slots[0]`; slot of `slots[i]` is `(firstSlot + i) % capacity`.
+  public var firstSlot: Int
+  /// The records, in birth order.
+  public var slots: [GPUBirthSlot]
+  /// The first slot of the valid window after this step.
+  public var ringStart: Int
+  /// The number of slots in the valid window after this step, from
+  /// ``ringStart``, wrapping.
+  public var ringCount: Int
+
+  /// The uploads this delta needs: (first ring slot, range of `slots`), at
+  /// most two (the second when the write wraps past the ring's end).
+  public func uploadRanges(capacity: Int) -> [(slot: Int, range: Range<Int>)] {
+    guard !slots.isEmpty else { return [] }
+    let first = Swift.min(slots.count, capacity - firstSlot)
+    var out = [(slot: firstSlot, range: 0..<first)]
+    if first < slots.count { out.append((slot: 0, range: first..<slots.count)) }
+    return out
+  }
+}
+
+/// Why a ``BirthDeltaStream`` cannot express a step.
+public enum BirthDeltaError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// More particles are alive than the ring holds.
+  case capacityExceeded(live: Int, capacity: Int)
+  /// The system caps its live set (`capOldestFirst`).
+  case unsupportedOverflowPolicy
+
+  public var description: String {
+    switch self {
+    case .capacityExceeded(let live, let capacity):
+      "\(live) particles are alive but the GPU ring holds \(capacity); make the stream with a larger capacity"
+    case .unsupportedOverflowPolicy:
+      "the birth-delta stream needs a system with overflowPolicy reject (capping removes live particles)"
+    }
+  }
+}
+
+/// The uniforms of one frame's evaluation (`docs/gpu.md`, Uniforms).
+public struct GPUFrameParameters: Hashable, Sendable {
+  /// Emitter-local time t.
+  public var localTime: Double
+  /// ``GPUBirthSlot/orderedKey(_:)`` of t.
+  public var timeKey: UInt64
+  /// t rounded to `Float`: `Float(t)`.
+  public var timeHigh: Float
+  /// The rounding error of ``timeHigh``: `Float(t − Double(timeHigh))`, so
+  /// the shader's age `(timeHigh − birthHigh) + (timeLow − birthLow)` keeps
+  /// the precision of the CPU's `Double` age (docs/gpu.md, Tolerance).
+  public var timeLow: Float
+  /// The first slot of the ring's valid window.
+  public var ringStart: Int
+  /// The number of valid slots from ``ringStart``, wrapping.
+  public var ringCount: Int
+  /// The ring's size in slots.
+  public var capacity: Int
+  /// Whether drawn z is 0 (`preservesDepth` false).
+  public var flattensDepth: Bool
+  /// The emitter's render order, which decides the output order.
+  public var renderMode: RenderMode
+  /// 256 bits, one per cell: set for cells whose particles are not drawn.
+  public var hiddenCells: [UInt32]
+  /// Whether the render order needs a sort after evaluation (unordered or
+  /// additive with several cells, backToFront): done on the host.
+  public var needsHostSort: Bool
+
+  /// Whether the shader writes in reverse ring order (`oldestLast`).
+  public var reversesOrder: Bool { renderMode == .oldestLast }
+}
+
+/// The live particles of a ring evaluated at one time, in ring order
+/// (reversed for `oldestLast`): instances with the CPU `render` layout,
+/// their ids and their tracked z (the `backToFront` sort key).
+public struct GPUEvaluation: Sendable {
+  /// The drawn particles, in the CPU `render` layout.
+  public var instances: [ParticleInstance]
+  /// `ids[i]` is the ``ParticleID`` raw value of `instances[i]`.
+  public var ids: [UInt64]
+  /// `depths[i]` is the tracked z of `instances[i]` (the `backToFront` key).
+  public var depths: [Float]
+
+  /// An evaluation from its three parallel arrays.
+  /// - Precondition: the arrays have the same count.
+  public init(instances: [ParticleInstance], ids: [UInt64], depths: [Float]) {
+    self.instances = instances
+    self.ids = ids
+    self.depths = depths
+  }
+}
