@@ -196,15 +196,6 @@ enum OutputCheck {
 
   /// The names in `folder`, without `.` and `..`.
   static func folderEntries(_ folder: String) -> [String] {
-    guard let dir = opendir(folder) else { return [] }
-    defer { closedir(dir) }
-    var names: [String] = []
-    while let entry = readdir(dir) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-      }
-      if name != "." && name != ".." { names.append(name) }
-    }
-    return names
+    FileOutput.entryNames(inFolder: folder) ?? []
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import _SleetTestSupport
 
 @testable import SleetParticles
 
@@ -83,5 +84,29 @@ struct EffectFuzzFindingTests {
     #expect(Effect.folder(ofFile: "a/b/t.json") == "a/b")
     #expect(Effect.folder(ofFile: "/t.json") == "/")
     #expect(Effect.folder(ofFile: "/tmp/x/t") == "/tmp/x")
+  }
+
+  /// Fuzz/regressions/cli/crash-c6519f9b…: `presets export --out` in a folder of
+  /// many files read past a heap allocation (AddressSanitizer): folder
+  /// listings copied each entry's whole 256-byte `d_name`, but glibc packs
+  /// `dirent` records by length, so the last record of its 32 KiB buffer can
+  /// end right after its name. With 3,000 short names every buffer fills,
+  /// and the copy of the last name overran it (seen under
+  /// `-sanitize=address`); CI runs this suite under AddressSanitizer, where
+  /// the old code fails. Here and in the normal build: every name listed,
+  /// and a stale temporary among them removed.
+  @Test func aFolderOfManyShortNamesIsListedWithinItsRecords() throws {
+    let folder = makeTemporaryFolder()
+    defer { removeTree(folder) }
+    let names = (0..<3000).map { "f\($0)" }
+    for name in names { close(open(folder + "/" + name, O_CREAT | O_WRONLY, 0o644)) }
+    // A temporary of a writer that no longer runs (PID 2^22 + 1 is above
+    // Linux's pid_max limit, so no process has it).
+    let stale = ".x.json.tmp-4194305-abcdef"
+    close(open(folder + "/" + stale, O_CREAT | O_WRONLY, 0o644))
+    #expect(Set(try #require(FileOutput.entryNames(inFolder: folder))) == Set(names + [stale]))
+    #expect(FileOutput.removeStaleTemporaries(inFolder: folder, for: { $0 == "x.json" }) == 1)
+    #expect(FileOutput.entryNames(inFolder: folder)?.count == 3000)
+    #expect(FileOutput.entryNames(inFolder: folder + "/f1") == nil)
   }
 }

@@ -15,10 +15,11 @@ public func folderEntries(_ path: String) -> [String] {
   guard let dir = opendir(path) else { return [] }
   defer { closedir(dir) }
   var names: [String] = []
+  // The name up to its NUL, not all of d_name: a record can end right
+  // after its name (FileOutput.entryNames(inFolder:)).
+  let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
   while let entry = readdir(dir) {
-    let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-      String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-    }
+    let name = String(cString: (UnsafeRawPointer(entry) + nameOffset).assumingMemoryBound(to: CChar.self))
     if name != "." && name != ".." { names.append(name) }
   }
   return names.sorted()

@@ -82,18 +82,33 @@ public enum FileOutput {
   /// - Complexity: O(entries in the folder).
   @discardableResult
   public static func removeStaleTemporaries(inFolder folder: String, for matches: (String) -> Bool) -> Int {
-    guard let dir = opendir(folder) else { return 0 }
     var stale: [String] = []
-    while let entry = readdir(dir) {
-      let entryName = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-      }
+    for entryName in entryNames(inFolder: folder) ?? [] {
       guard let (name, pid) = parseTemporaryName(entryName), matches(name) else { continue }
       // kill(pid, 0) fails with ESRCH only when no such process exists.
       if kill(pid, 0) != 0 && errno == ESRCH { stale.append(entryName) }
     }
-    closedir(dir)
     return stale.filter { unlink(folder + "/" + $0) == 0 }.count
+  }
+
+  /// The names in `folder`, without `.` and `..`, in directory order; nil
+  /// when it cannot be opened (errno set).
+  ///
+  /// Each name is read from its `dirent` up to its NUL, never as the whole
+  /// 256-byte `d_name` array: glibc packs records by `d_reclen`, so the last
+  /// record of a buffer can end right after its name, and copying all of
+  /// `d_name` read past the allocation (AddressSanitizer, found by fuzzing:
+  /// docs/reliability.md, F6).
+  public static func entryNames(inFolder folder: String) -> [String]? {
+    guard let dir = opendir(folder) else { return nil }
+    defer { closedir(dir) }
+    let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
+    var names: [String] = []
+    while let entry = readdir(dir) {
+      let name = String(cString: (UnsafeRawPointer(entry) + nameOffset).assumingMemoryBound(to: CChar.self))
+      if name != "." && name != ".." { names.append(name) }
+    }
+    return names
   }
 }
 
