@@ -13,7 +13,7 @@ import SleetKit
 ///   `advance(to: t + 1/60)` (births-only: the step's births from the birth
 ///   schedule, no live set on the CPU) and the upload of its births
 ///   (`glBufferSubData`, ≈ N/600 × 96 B);
-/// - `gpu host, full-system stream`: the same with the stream's
+/// - `gpu host (full-system stream)`: the same with the stream's
 ///   `.fullSystem` source, which steps a whole `ParticleSystem` (the host
 ///   path before the births-only source: it grows with the live set);
 /// - `llvmpipe shader (software)`: the three shader passes over the ring and
@@ -33,7 +33,7 @@ extension BenchmarkRunner {
           baseline: "cpu advance+render", reference: nil,
           timeRatios: [
             (numerator: "gpu host", denominator: "cpu advance+render"),
-            (numerator: "gpu host, full-system stream", denominator: "cpu advance+render"),
+            (numerator: "gpu host (full-system stream)", denominator: "cpu advance+render"),
           ], itemName: nil
         ) {
           let effect = ParticleSystem.steadyStateEffect(liveParticles: n)
@@ -68,7 +68,7 @@ extension BenchmarkRunner {
                 fatalError("particles/gpu-delta: \(error)")
               }
             },
-            BenchmarkCase("gpu host, full-system stream") {
+            BenchmarkCase("gpu host (full-system stream)") {
               fullTime += frameTime
               do {
                 try fullGPU.upload(try fullStream.advance(to: fullTime))
