@@ -10,8 +10,12 @@ import SleetKit
 /// - `cpu advance+render`: `advance(to: t + 1/60)` then `render(into:)`, one
 ///   thread, no affines (the instances a GPU would draw);
 /// - `gpu host`: the host side of a GPU frame: the stream's
-///   `advance(to: t + 1/60)` (the same simulation step) and the upload of its
-///   births (`glBufferSubData`, ≈ N/600 × 96 B);
+///   `advance(to: t + 1/60)` (births-only: the step's births from the birth
+///   schedule, no live set on the CPU) and the upload of its births
+///   (`glBufferSubData`, ≈ N/600 × 96 B);
+/// - `gpu host (full-system stream)`: the same with the stream's
+///   `.fullSystem` source, which steps a whole `ParticleSystem` (the host
+///   path before the births-only source: it grows with the live set);
 /// - `llvmpipe shader (software)`: the three shader passes over the ring and
 ///   the 4-byte count read back, on Mesa's llvmpipe (a CPU rasteriser: this
 ///   is software time on the same cores, not a GPU's). Present only when the
@@ -27,7 +31,10 @@ extension BenchmarkRunner {
           name: "gpu-delta n=\(n)", items: n,
           byteModel: ByteModel(bytesPerItem: 0.16, "96 B slot uploaded per birth, N/600 births a frame"),
           baseline: "cpu advance+render", reference: nil,
-          timeRatios: [(numerator: "gpu host", denominator: "cpu advance+render")], itemName: nil
+          timeRatios: [
+            (numerator: "gpu host", denominator: "cpu advance+render"),
+            (numerator: "gpu host (full-system stream)", denominator: "cpu advance+render"),
+          ], itemName: nil
         ) {
           let effect = ParticleSystem.steadyStateEffect(liveParticles: n)
           let cpu = try benchmarkSystem(effect, .init(threads: 1), suite: "particles")
@@ -37,9 +44,15 @@ extension BenchmarkRunner {
             system: try benchmarkSystem(effect, .init(threads: 1), suite: "particles"), capacity: n + n / 8 + 256)
           let gpu = try GPUParticleRenderer(stream: stream)
           try gpu.upload(try stream.seek(to: 10))
+          let fullStream = try BirthDeltaStream(
+            system: try benchmarkSystem(effect, .init(threads: 1), suite: "particles"), capacity: n + n / 8 + 256,
+            source: .fullSystem)
+          let fullGPU = try GPUParticleRenderer(stream: fullStream, context: gpu.context)
+          try fullGPU.upload(try fullStream.seek(to: 10))
           let state = GPUBenchmarkState()
           var cpuTime = 10.0
           var gpuTime = 10.0
+          var fullTime = 10.0
           var cases = [
             BenchmarkCase("cpu advance+render") {
               cpuTime += frameTime
@@ -51,6 +64,14 @@ extension BenchmarkRunner {
               gpuTime += frameTime
               do {
                 try gpu.upload(try stream.advance(to: gpuTime))
+              } catch {
+                fatalError("particles/gpu-delta: \(error)")
+              }
+            },
+            BenchmarkCase("gpu host (full-system stream)") {
+              fullTime += frameTime
+              do {
+                try fullGPU.upload(try fullStream.advance(to: fullTime))
               } catch {
                 fatalError("particles/gpu-delta: \(error)")
               }

@@ -1,5 +1,6 @@
 import SleetGPU
 import SleetKit
+import Synchronization
 
 /// Where one worker of `sleet render` gets its particle frames: the CPU
 /// simulation's `render(into:)`, or with `--gpu` the birth-delta stream and
@@ -8,6 +9,11 @@ import SleetKit
 final class ParticleFrameSource {
   private let system: ParticleSystem?
   private let gpu: GPUParticleRenderer?
+
+  /// The frames the GPU shader has evaluated in this process: a test hook
+  /// (`RenderGPUTests` checks that `--gpu` ran the shader, one frame per
+  /// image, and that a run without it ran none).
+  static let gpuFramesRendered = Atomic<Int>(0)
 
   /// - Throws: `.usage` when the effect is over budget or has too many
   ///   cells (bad input); `.failure` when `--gpu` finds no OpenGL ES 3.1
@@ -46,6 +52,7 @@ final class ParticleFrameSource {
     do {
       try gpu.upload(try gpu.stream.advance(to: time))
       try gpu.render(into: &frame)
+      Self.gpuFramesRendered.add(1, ordering: .relaxed)
     } catch let error as GPUError {
       throw .failure("--gpu: \(error.description)")
     } catch {

@@ -36,15 +36,50 @@
 /// layout. Births that are born and die within one step are never sent (the
 /// system never stores them).
 ///
-/// Drive the system only through the stream (it reads the system's store
-/// after each step). Systems that cap their live set
+/// **Where the births come from** (``Source-swift.enum``). By default
+/// (``Source-swift.enum/birthsOnly``) the stream computes each step's births
+/// straight from the birth schedule (births are a pure function of the
+/// effect, the seed and the time; a sub-cell's births of its parent's birth
+/// record, recomputed the same way) and keeps no live particle on the CPU:
+/// host cost O(births in the step). ``Source-swift.enum/fullSystem`` steps
+/// the ``ParticleSystem`` itself and reads its new births from its store
+/// (host cost of ``ParticleSystem/advance(to:)``, which grows with the live
+/// set); it is the reference the births-only source is tested against, bit
+/// for bit. Both give the same deltas for every effect the stream accepts.
+///
+/// Drive the system only through the stream (the full-system source reads
+/// the system's store after each step; the births-only source never steps
+/// the system, whose own time stays unset). Systems that cap their live set
 /// (``ParticleSystemConfiguration/OverflowPolicy/capOldestFirst``) are not
 /// supported: capping removes live particles, which the ring cannot express.
 public final class BirthDeltaStream {
-  /// The system the stream steps.
+  /// Where a stream's births come from.
+  public enum Source: Hashable, Sendable {
+    /// From the birth schedule alone: no live set is kept on the CPU, each
+    /// step costs O(its births) (plus, for sub-cells, their parents born
+    /// within the sub-cell's longest emission age: `docs/gpu.md`).
+    case birthsOnly
+    /// From the store of the ``ParticleSystem``, which the stream steps: the
+    /// system's own cost, which grows with the live set. The reference.
+    case fullSystem
+  }
+
+  /// The effect's system: stepped by the stream with
+  /// ``Source-swift.enum/fullSystem``; with ``Source-swift.enum/birthsOnly``
+  /// only its effect, birth schedule and constants are used.
   public let system: ParticleSystem
+  /// Where the births come from.
+  public let source: Source
   /// Slots in the ring.
   public let capacity: Int
+  /// The emitter-local time of the last step or seek (nil before the first).
+  public private(set) var localTime: Double?
+  /// Scratch records for the births-only source (several cells).
+  private var records: [BirthRecord] = []
+  /// The births of the last step: the next step reserves a quarter more,
+  /// so the slot array rarely grows by doubling (copies and page faults
+  /// were a fifth of a 1M-live step).
+  private var lastBirths = 0
   /// The death key of each slot's particle (0: empty), for the overflow check.
   private var deathKeys: [UInt64]
   /// Next slot to write.
@@ -55,15 +90,17 @@ public final class BirthDeltaStream {
   private var needsSnapshot = true
 
   /// Makes a stream over `system` with a ring of `capacity` slots
-  /// (default: the system's peak live count, at least 256).
+  /// (default: the system's peak live count, at least 256), taking its
+  /// births from `source` (default: births only, no live set on the CPU).
   /// - Throws: ``BirthDeltaError/unsupportedOverflowPolicy`` for a capping
   ///   system.
   /// - Precondition: `capacity` in 1…``maximumCapacity``.
-  public init(system: ParticleSystem, capacity: Int? = nil) throws(BirthDeltaError) {
+  public init(system: ParticleSystem, capacity: Int? = nil, source: Source = .birthsOnly) throws(BirthDeltaError) {
     if system.configuration.overflowPolicy == .capOldestFirst { throw .unsupportedOverflowPolicy }
     let c = capacity ?? Swift.min(Self.maximumCapacity, Swift.max(256, system.peakLiveParticles))
     precondition(c > 0 && c <= Self.maximumCapacity, "the ring capacity must be in 1…\(Self.maximumCapacity)")
     self.system = system
+    self.source = source
     self.capacity = c
     deathKeys = Array(repeating: 0, count: c)
   }
@@ -81,28 +118,51 @@ public final class BirthDeltaStream {
 
   /// Jumps to `time` and returns the live set as a snapshot.
   /// - Throws: ``BirthDeltaError/capacityExceeded(live:capacity:)``.
-  /// - Complexity: as ``ParticleSystem/seek(to:)`` plus O(live).
+  /// - Precondition: `time` is finite and ``ParticleSystem/supports(time:)``.
+  /// - Complexity: as ``ParticleSystem/seek(to:)`` (births-only: without
+  ///   its store) plus O(live).
   public func seek(to time: Double) throws(BirthDeltaError) -> BirthDelta {
-    system.seek(to: time)
+    switch source {
+    case .fullSystem:
+      system.seek(to: time)
+      localTime = system.localTime
+    case .birthsOnly:
+      localTime = system.checkSupported(time, "seek(to:)")
+    }
     return try snapshot()
   }
 
   /// Steps the system to `time` and returns the births since the last step
   /// (a snapshot when moving backward, on the first step, or on overflow).
   /// - Throws: ``BirthDeltaError/capacityExceeded(live:capacity:)``.
-  /// - Complexity: as ``ParticleSystem/advance(to:)`` plus O(births in the
-  ///   step) (amortised: each slot's leading-death trim happens once).
+  /// - Precondition: `time` is finite and ``ParticleSystem/supports(time:)``.
+  /// - Complexity: births-only: O(births in the step) (plus, for sub-cells,
+  ///   their parents born within the sub-cell's longest emission age);
+  ///   full system: as ``ParticleSystem/advance(to:)`` plus O(births in the
+  ///   step). Amortised: each slot's leading-death trim happens once.
   public func advance(to time: Double) throws(BirthDeltaError) -> BirthDelta {
-    guard !needsSnapshot, let previous = system.localTime, system.localTime(for: time) >= previous else {
+    guard !needsSnapshot, let previous = localTime, system.localTime(for: time) >= previous else {
       return try seek(to: time)
     }
-    system.advance(to: time)
-    let t = system.localTime!
-    let store = system.store
-    var first = store.count
-    while first > 0 && store.birthTime(first - 1) > previous { first -= 1 }
-    let n = store.count - first
-    let timeKey = GPUBirthSlot.orderedKey(t)
+    var slots: [GPUBirthSlot] = []
+    slots.reserveCapacity(lastBirths + lastBirths / 4 + 8)
+    switch source {
+    case .fullSystem:
+      system.advance(to: time)
+      localTime = system.localTime
+      let store = system.store
+      var first = store.count
+      while first > 0 && store.birthTime(first - 1) > previous { first -= 1 }
+      slots.reserveCapacity(store.count - first)
+      for i in first..<store.count { slots.append(makeSlot(store.record(at: i))) }
+    case .birthsOnly:
+      let t = system.checkSupported(time, "advance(to:)")
+      localTime = t
+      system.appendAliveBirthSlots(after: previous, at: t, into: &slots, records: &records)
+    }
+    let n = slots.count
+    lastBirths = n
+    let timeKey = GPUBirthSlot.orderedKey(localTime!)
     trimDeadLeadingSlots(before: timeKey)
     // Appending overwrites the oldest `overwritten` valid slots.
     let overwritten = count + n - capacity
@@ -111,14 +171,10 @@ public final class BirthDeltaStream {
       let start = ringStart
       for j in 0..<overwritten where deathKeys[(start + j) % capacity] > timeKey { return try snapshot() }
     }
-    var slots: [GPUBirthSlot] = []
-    slots.reserveCapacity(n)
     let firstSlot = head
-    for i in first..<store.count {
-      let slot = makeSlot(store.record(at: i))
+    for slot in slots {
       deathKeys[head] = slot.deathKey
       head = head + 1 == capacity ? 0 : head + 1
-      slots.append(slot)
     }
     count = Swift.min(capacity, count + n)
     return BirthDelta(kind: .append, firstSlot: firstSlot, slots: slots, ringStart: ringStart, ringCount: count)
@@ -140,10 +196,15 @@ public final class BirthDeltaStream {
   /// The live set at the system's time, written from slot 0.
   private func snapshot() throws(BirthDeltaError) -> BirthDelta {
     needsSnapshot = true
-    let store = system.store
-    let t = system.localTime!
+    let t = localTime!
     var slots: [GPUBirthSlot] = []
-    for i in 0..<store.count where system.isAlive(i, at: t) { slots.append(makeSlot(store.record(at: i))) }
+    switch source {
+    case .fullSystem:
+      let store = system.store
+      for i in 0..<store.count where system.isAlive(i, at: t) { slots.append(makeSlot(store.record(at: i))) }
+    case .birthsOnly:
+      system.appendAliveBirthSlots(after: nil, at: t, into: &slots, records: &records)
+    }
     if slots.count > capacity { throw .capacityExceeded(live: slots.count, capacity: capacity) }
     for j in deathKeys.indices { deathKeys[j] = j < slots.count ? slots[j].deathKey : 0 }
     head = slots.count % capacity
@@ -157,7 +218,7 @@ public final class BirthDeltaStream {
   /// the layer's render mode and depth flag, the hidden cells.
   /// - Complexity: O(cells).
   public func frameParameters() -> GPUFrameParameters {
-    let t = system.localTime ?? 0
+    let t = localTime ?? 0
     let tree = system.tree
     let segment = tree.segment(at: t)
     let layer = tree.layers[segment]
@@ -174,8 +235,8 @@ public final class BirthDeltaStream {
     }
     return GPUFrameParameters(
       localTime: t, timeKey: GPUBirthSlot.orderedKey(t), timeHigh: high, timeLow: Float(t - Double(high)),
-      ringStart: system.localTime == nil || needsSnapshot ? 0 : ringStart,
-      ringCount: system.localTime == nil || needsSnapshot ? 0 : count, capacity: capacity,
+      ringStart: localTime == nil || needsSnapshot ? 0 : ringStart,
+      ringCount: localTime == nil || needsSnapshot ? 0 : count, capacity: capacity,
       flattensDepth: !layer.preservesDepth, renderMode: layer.renderMode, hiddenCells: hidden,
       needsHostSort: needsSort)
   }
