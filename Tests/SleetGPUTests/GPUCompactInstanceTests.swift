@@ -54,7 +54,8 @@ struct GPUCompactInstanceTests {
   /// unorm8(c − B) ≤ unorm8(c') ≤ unorm8(c + B). That interval is the CPU's
   /// own value unless [c − B, c + B] straddles a rounding boundary
   /// (255·c within 255·B of k + ½); then, and only then, the neighbour is
-  /// allowed too (255·B is about 10⁻⁴ at most here, so never two steps).
+  /// allowed too (B is of the order of 10⁻⁶ here, so 255·2B < 1: never two
+  /// steps).
   static func colorChannelAllowed(_ gpu: UInt8, cpu c: Float, bound b: Double) -> Bool {
     let lo = Float(max(0, Double(c) - b)).nextDown
     let hi = Float(min(1, Double(c) + b)).nextUp
