@@ -1,3 +1,5 @@
+import SleetParticles
+
 /// The closed form as a GLSL ES 3.1 compute shader (it also compiles as
 /// desktop GLSL 4.30+ with `#version 430`): three passes over the valid
 /// window of the birth ring (`docs/gpu.md`).
@@ -10,7 +12,8 @@
 /// 3. `SLEET_PASS 3`: each invocation recomputes its flag, its workgroup's
 ///    exclusive scan (shared memory, Hillis–Steele) gives its output index
 ///    (reversed for `oldestLast`); drawn slots evaluate the closed form and
-///    write their `ParticleInstance` (64 bytes, the CPU layout) and sort key
+///    write their `ParticleInstance` (64 bytes, the CPU layout; with
+///    `SLEET_COMPACT` their 32-byte `CompactParticleInstance`) and sort key
 ///    (id, tracked z).
 ///
 /// So the output is compact and in ring (birth) order, like the CPU's
@@ -28,8 +31,17 @@ public enum ParticleShader {
   /// The source of pass `pass` (1, 2 or 3): the `#version` line, the pass
   /// macro and ``body``.
   public static func source(pass: Int) -> String {
+    source(pass: pass, layout: .full)
+  }
+
+  /// The source of pass `pass` (1, 2 or 3) writing instances in `layout`:
+  /// for ``ParticleSystemConfiguration/InstanceLayout/compact`` pass 3 also
+  /// defines `SLEET_COMPACT` and writes 32-byte `CompactParticleInstance`s
+  /// (passes 1 and 2 are the same for both layouts).
+  public static func source(pass: Int, layout: ParticleSystemConfiguration.InstanceLayout) -> String {
     precondition((1...3).contains(pass), "the shader has passes 1, 2 and 3")
-    return "#version 310 es\n#define SLEET_PASS \(pass)\n" + body
+    let compact = pass == 3 && layout == .compact ? "#define SLEET_COMPACT 1\n" : ""
+    return "#version 310 es\n#define SLEET_PASS \(pass)\n" + compact + body
   }
 
   /// Workgroup size of passes 1 and 3.
@@ -71,7 +83,18 @@ public enum ParticleShader {
     // contentsRect | sprite bits, cell bits, compact bits, 0).
     layout(std430, binding = 1) readonly buffer Constants { vec4 constantsRows[]; };
     layout(std430, binding = 2) buffer GroupSums { uint groupSums[]; };
+    // CompactParticleInstance: 32 bytes (SLEET_COMPACT): colour as
+    // R8G8B8A8_UNORM (r in the low byte), UInt16 sprite | cell << 16.
+    struct CompactInstance {
+      float x; float y; float z; float scale;
+      float rotation; float normalizedAge; uint color; uint spriteCell;
+    };
+
+    #if defined(SLEET_COMPACT)
+    layout(std430, binding = 3) writeonly buffer Instances { CompactInstance instances[]; };
+    #else
     layout(std430, binding = 3) writeonly buffer Instances { Instance instances[]; };
+    #endif
     // Per output: id lo, id hi, tracked z bits, 0.
     layout(std430, binding = 4) writeonly buffer SortKeys { uvec4 sortKeys[]; };
 
@@ -149,30 +172,31 @@ public enum ParticleShader {
       vec4 k0 = constantsRows[row];       // ½acc xyz, scale speed
       vec4 k1 = constantsRows[row + 1u];  // colour speed
       vec4 k2 = constantsRows[row + 2u];  // contentsRect
-      vec4 k3 = constantsRows[row + 3u];  // sprite, cell bits
+      vec4 k3 = constantsRows[row + 3u];  // sprite, cell, compact sprite | cell << 16
       SLEET_PRECISE float a = (timeSplit.x - s.birthHigh) + (timeSplit.y - s.birthLow);
       float aa = a * a;
       vec3 p = vec3(s.px, s.py, s.pz) + vec3(s.vx, s.vy, s.vz) * a + k0.xyz * aa;
-      Instance inst;
-      inst.x = p.x;
-      inst.y = p.y;
-      inst.z = (ring.w & 1u) != 0u ? 0.0 : p.z;
-      inst.scale = atLeastZero(s.scale + k0.w * a);
-      inst.r = unitInterval(s.r + k1.x * a);
-      inst.g = unitInterval(s.g + k1.y * a);
-      inst.b = unitInterval(s.b + k1.z * a);
-      inst.a = unitInterval(s.a + k1.w * a);
-      inst.rectX = k2.x;
-      inst.rectY = k2.y;
-      inst.rectW = k2.z;
-      inst.rectH = k2.w;
-      inst.rotation = s.spin * a;
+      float z = (ring.w & 1u) != 0u ? 0.0 : p.z;
+      float scale = atLeastZero(s.scale + k0.w * a);
+      vec4 color = vec4(
+        unitInterval(s.r + k1.x * a), unitInterval(s.g + k1.y * a),
+        unitInterval(s.b + k1.z * a), unitInterval(s.a + k1.w * a));
+      float rotation = s.spin * a;
       float n = a * s.inverseLifetime;
       float belowOne = uintBitsToFloat(0x3f7fffffu);
-      inst.normalizedAge = n > belowOne ? belowOne : n;
-      inst.sprite = floatBitsToUint(k3.x);
-      inst.cell = floatBitsToUint(k3.y);
-      instances[o] = inst;
+      float normalizedAge = n > belowOne ? belowOne : n;
+      #if defined(SLEET_COMPACT)
+      // unorm8 as the CPU packs it: 255·c rounded (one correctly rounded
+      // product, no add to fuse it with), then to nearest, ties to even.
+      uvec4 q = uvec4(roundEven(color * 255.0));
+      instances[o] = CompactInstance(
+        p.x, p.y, z, scale, rotation, normalizedAge, q.x | (q.y << 8u) | (q.z << 16u) | (q.w << 24u),
+        floatBitsToUint(k3.z));
+      #else
+      instances[o] = Instance(
+        p.x, p.y, z, scale, color.r, color.g, color.b, color.a, k2.x, k2.y, k2.z, k2.w,
+        rotation, normalizedAge, floatBitsToUint(k3.x), floatBitsToUint(k3.y));
+      #endif
       sortKeys[o] = uvec4(s.idLo, s.idHi, floatBitsToUint(p.z), 0u);
       #endif
     }
