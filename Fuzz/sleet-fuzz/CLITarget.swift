@@ -40,7 +40,7 @@ enum CLITarget {
   /// under ASan), and the row and step limits behind them are unit-tested
   /// (`ParticlesCommandTests`). Parsing the flags is still fuzzed: only a
   /// finite number is replaced, by the nearest value in the cheap range.
-  static let costBounds: [String: (Double) -> Double] = [
+  static let costBounds: [String: @Sendable (Double) -> Double] = [
     "--duration": { Swift.min($0, 5) },
     "--interval": { Swift.max($0, 0.05) },
     "--step": { Swift.max($0, 1.0 / 60) },
