@@ -95,56 +95,30 @@ extension SIMD where Scalar == Float {
   }
 }
 
-/// The same clamps on the concrete four- and eight-lane types, as bitwise
-/// selects. The standard library's `replace(with:where:)` is a per-lane loop
-/// (`mask[i] ? other[i] : self[i]`) and the generic `.<` of the extension
-/// above another: LLVM rebuilds a vector `maxps`/`minps` from them only when
-/// its vectoriser succeeds, which it did in small functions but not in large
-/// loops (a compare and branch per lane, `objdump`). Here the comparison is
-/// the concrete type's vector compare and the select is `SIMDMask` bit
-/// arithmetic (`(x & ~m) | (limit & m)`), vector operations from the start;
-/// LLVM still folds them into `maxps`/`minps`. Same selects, same bits:
-/// a lane where the mask is set gets exactly `limit`'s bits (+0 for 0),
-/// every other lane keeps x's (−0 and NaN pass through).
-extension SIMD4 where Scalar == Float {
-  /// `mask ? other : self` per lane, without a per-lane loop.
-  @inline(__always) func selecting(_ other: Self, where mask: SIMDMask<SIMD4<Int32>>) -> Self {
-    typealias M = SIMDMask<SIMD4<Int32>>
-    return unsafeBitCast(
-      unsafeBitCast(self, to: M.self).replacing(with: unsafeBitCast(other, to: M.self), where: mask), to: Self.self)
-  }
-
-  @inline(__always) func clampedBelowAtZero() -> Self {
-    selecting(Self(repeating: 0), where: self .< Self(repeating: 0))
-  }
-
-  @inline(__always) func clampedAbove(at limit: Float) -> Self {
-    selecting(Self(repeating: limit), where: self .> Self(repeating: limit))
-  }
-
-  @inline(__always) func clampedToUnitInterval() -> Self {
-    clampedBelowAtZero().clampedAbove(at: 1)
-  }
-}
-
+/// The same clamps on the concrete eight-lane type. In the generic extension
+/// above, `.<` and `.>` are the `SIMD` protocol's generic per-lane versions;
+/// for four lanes LLVM folds them back into `cmpps`/`maxps`, for eight it left
+/// a compare and branch per lane (`objdump`). Here they are `SIMD8<Float>`'s
+/// own vector comparisons, and each clamp is one `vmaxps`/`vminps` in the
+/// AVX2 build. Same selects, same bits.
 extension SIMD8 where Scalar == Float {
-  /// `mask ? other : self` per lane, without a per-lane loop.
-  @inline(__always) func selecting(_ other: Self, where mask: SIMDMask<SIMD8<Int32>>) -> Self {
-    typealias M = SIMDMask<SIMD8<Int32>>
-    return unsafeBitCast(
-      unsafeBitCast(self, to: M.self).replacing(with: unsafeBitCast(other, to: M.self), where: mask), to: Self.self)
-  }
-
   @inline(__always) func clampedBelowAtZero() -> Self {
-    selecting(Self(repeating: 0), where: self .< Self(repeating: 0))
+    var x = self
+    x.replace(with: 0, where: x .< Self(repeating: 0))
+    return x
   }
 
   @inline(__always) func clampedAbove(at limit: Float) -> Self {
-    selecting(Self(repeating: limit), where: self .> Self(repeating: limit))
+    var x = self
+    x.replace(with: limit, where: x .> Self(repeating: limit))
+    return x
   }
 
   @inline(__always) func clampedToUnitInterval() -> Self {
-    clampedBelowAtZero().clampedAbove(at: 1)
+    var x = self
+    x.replace(with: 0, where: x .< Self(repeating: 0))
+    x.replace(with: 1, where: x .> Self(repeating: 1))
+    return x
   }
 }
 

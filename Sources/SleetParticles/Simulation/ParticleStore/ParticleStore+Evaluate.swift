@@ -30,6 +30,9 @@ struct LaneConstants {
   /// Sprite and cell numbers as `Float` bit patterns (copied, never computed
   /// on), and both packed in 16 bits each for the compact instance.
   var sprite, cell, spriteCell16: SIMD4<Float>
+  /// The contentsRect row (x, y, w, h) when all four lanes share one
+  /// constants row: stored as is, without a transpose.
+  var sharedRect: SIMD4<Float>?
 
   /// The rows of lanes 0…3 at `rows[0…3]`: four aligned 16-byte loads per
   /// row and a 4×4 transpose per group of four fields.
@@ -46,6 +49,7 @@ struct LaneConstants {
     (rectX, rectY, rectW, rectH) = group(2)
     let g3 = group(3)
     (sprite, cell, spriteCell16) = (g3.0, g3.1, g3.2)
+    sharedRect = nil
   }
 }
 
@@ -104,36 +108,30 @@ extension ParticleStore {
   /// the live particles, in store order, from output index `start`. Returns
   /// the number written (equal to pass 1's count for the same blocks).
   ///
-  /// Blocks whose lanes share one constants row (one cell and segment: the
-  /// common case) go through the uniform-run kernel
-  /// (`ParticleStore+UniformRuns.swift`): consecutive fully drawn ones are
-  /// gathered into runs of up to ``runBlocks`` blocks and written straight
-  /// into the output; a partly drawn one (dead lanes, hidden cells) is a run
-  /// of one block into an eight-instance scratch from which the drawn lanes
-  /// are copied. Blocks mixing rows (several cells or segments) go through
-  /// ``evaluateHalf(_:lanes:age:constants:into:at:)`` twice, with their
-  /// lanes' constants gathered.
+  /// Every block goes through one kernel, ``evaluateHalf(_:lanes:age:constants:into:)``
+  /// twice: a fully drawn block straight into the output, any other (dead
+  /// lanes, hidden cells) into an eight-instance scratch from which the drawn
+  /// lanes are copied. A block whose lanes share one constants row (one cell
+  /// and segment: the common case) reuses that row's lane constants from the
+  /// previous block instead of gathering them.
   ///
   /// Invariants: as in pass 1; output ranges of different chunks are
   /// disjoint; instance rows are 16-byte aligned (64-byte stride).
-  /// - Complexity: O(particles in `blocks`), no allocations (the scratches
-  ///   are on the stack).
+  /// - Complexity: O(particles in `blocks`), no allocations (the scratch is
+  ///   on the stack).
   func evaluate(blocks range: Range<Int>, at t: Double, into target: EvaluationTarget, start: Int) -> Int {
     withUnsafeTemporaryAllocation(of: ParticleInstance.self, capacity: 8) { scratchInstances in
       withUnsafeTemporaryAllocation(of: CompactParticleInstance.self, capacity: 8) { scratchCompact in
         withUnsafeTemporaryAllocation(of: AffineTransform2D.self, capacity: 8) { scratchAffines in
           withUnsafeTemporaryAllocation(of: Float.self, capacity: 8) { scratchDepths in
-            withUnsafeTemporaryAllocation(of: SIMD8<Float>.self, capacity: Self.runBlocks * Self.runFields) { columns in
-              evaluate(
-                blocks: range, at: t, into: target, start: start,
-                scratch: EvaluationTarget(
-                  instances: scratchInstances.baseAddress!,
-                  compact: target.compact == nil ? nil : scratchCompact.baseAddress!,
-                  affines: target.affines == nil ? nil : scratchAffines.baseAddress!, ids: target.ids,
-                  depths: scratchDepths.baseAddress!, hidden: nil, flattensDepth: target.flattensDepth,
-                  writesSortKeys: target.writesSortKeys),
-                columns: columns.baseAddress!)
-            }
+            evaluate(
+              blocks: range, at: t, into: target, start: start,
+              scratch: EvaluationTarget(
+                instances: scratchInstances.baseAddress!,
+                compact: target.compact == nil ? nil : scratchCompact.baseAddress!,
+                affines: target.affines == nil ? nil : scratchAffines.baseAddress!, ids: target.ids,
+                depths: scratchDepths.baseAddress!, hidden: nil, flattensDepth: target.flattensDepth,
+                writesSortKeys: target.writesSortKeys))
           }
         }
       }
@@ -141,46 +139,16 @@ extension ParticleStore {
   }
 
   private func evaluate(
-    blocks range: Range<Int>, at t: Double, into target: EvaluationTarget, start: Int, scratch: EvaluationTarget,
-    columns: UnsafeMutablePointer<SIMD8<Float>>
+    blocks range: Range<Int>, at t: Double, into target: EvaluationTarget, start: Int, scratch: EvaluationTarget
   ) -> Int {
     let now = SIMD8<Double>(repeating: t)
     var o = start
+    // The lane constants of the last uniform block, and its row.
+    var uniformRow = UInt32.max
+    var uniform = laneConstants(UnsafeRawPointer(blocks), lanes: 0)
     let ids = self.ids
-    // The pending uniform run: blocks runStart..<runStart + runLength, all
-    // fully drawn with constants row runRow, output from runOut.
-    var runStart = 0
-    var runLength = 0
-    var runRow: UInt32 = 0
-    var runOut = 0
-    func flush() {
-      guard runLength > 0 else { return }
-      drawUniformRun(from: runStart, blocks: runLength, at: t, row: runRow, into: target, at: runOut, scratch: columns)
-      if target.writesSortKeys { (target.ids + runOut).update(from: ids + runStart * 8, count: runLength * 8) }
-      runLength = 0
-    }
-    // Appends fully drawn uniform block b (constants row `row`) to the
-    // pending run, drawing the pending run first when b cannot extend it.
-    func extendRun(with b: Int, row: UInt32) {
-      if runLength > 0 && (b != runStart + runLength || row != runRow || runLength == Self.runBlocks) { flush() }
-      if runLength == 0 {
-        runStart = b
-        runRow = row
-        runOut = o
-      }
-      runLength += 1
-      o += 8
-    }
     for b in range {
       let p = UnsafeRawPointer(blocks + b * Self.blockBytes)
-      let rowIndex = p.load(fromByteOffset: 3 * 32, as: SIMD8<UInt32>.self)
-      let isUniform = rowIndex == SIMD8(repeating: rowIndex[0])
-      // A uniform block surely alive in every lane (one Double read, no
-      // per-lane test) and not hidden joins the pending run.
-      if isUniform && target.hidden == nil && isSurelyAlive(block: b, at: t) {
-        extendRun(with: b, row: rowIndex[0])
-        continue
-      }
       let ageD = now - p.load(as: SIMD8<Double>.self)
       let aliveLanes = unsafeBitCast(
         (ageD .>= 0) .& (ageD .< SIMD8<Double>(p.load(fromByteOffset: 64, as: SIMD8<Float>.self))),
@@ -191,26 +159,32 @@ extension ParticleStore {
       let anyAlive4 = aliveLanes.lowHalf | aliveLanes.highHalf
       let anyAlive2 = anyAlive4.lowHalf | anyAlive4.highHalf
       if anyAlive2[0] | anyAlive2[1] == 0 { continue }  // a dead block: nothing to draw
-      let drawsAll = allAlive && target.hidden == nil
-      if drawsAll && isUniform {
-        extendRun(with: b, row: rowIndex[0])
-        continue
+      let a = SIMD8<Float>(ageD)
+      let rowIndex = p.load(fromByteOffset: 3 * 32, as: SIMD8<UInt32>.self)
+      let isUniform = rowIndex == SIMD8(repeating: rowIndex[0])
+      if isUniform && rowIndex[0] != uniformRow {
+        uniformRow = rowIndex[0]
+        uniform = laneConstants(p, lanes: 0)
+        uniform.sharedRect = SIMD4(uniform.rectX[0], uniform.rectY[0], uniform.rectW[0], uniform.rectH[0])
       }
-      flush()
+      let drawsAll = allAlive && target.hidden == nil
+      let out = drawsAll ? target : scratch
+      let at = drawsAll ? o : 0
+      if isUniform && target.affines == nil && SIMDBuildTarget.hasAVX2AndFMA {
+        Self.evaluateUniformBlock(
+          p, age: a, row: UnsafePointer(constants.rows + Int(rowIndex[0]) * ParticleConstantsTable.rowFloats),
+          into: out, at: at)
+      } else if isUniform {
+        evaluateHalf(p, lanes: 0, age: a.lowHalf, constants: uniform, into: out, at: at)
+        evaluateHalf(p, lanes: 4, age: a.highHalf, constants: uniform, into: out, at: at + 4)
+      } else {
+        evaluateHalf(p, lanes: 0, age: a.lowHalf, constants: laneConstants(p, lanes: 0), into: out, at: at)
+        evaluateHalf(p, lanes: 4, age: a.highHalf, constants: laneConstants(p, lanes: 4), into: out, at: at + 4)
+      }
       if drawsAll {
-        let a = SIMD8<Float>(ageD)
-        evaluateHalf(p, lanes: 0, age: a.lowHalf, constants: laneConstants(p, lanes: 0), into: target, at: o)
-        evaluateHalf(p, lanes: 4, age: a.highHalf, constants: laneConstants(p, lanes: 4), into: target, at: o + 4)
         if target.writesSortKeys { (target.ids + o).update(from: ids + b * 8, count: 8) }
         o += 8
         continue
-      }
-      if isUniform {
-        drawUniformRun(from: b, blocks: 1, at: t, row: rowIndex[0], into: scratch, at: 0, scratch: columns)
-      } else {
-        let a = SIMD8<Float>(ageD)
-        evaluateHalf(p, lanes: 0, age: a.lowHalf, constants: laneConstants(p, lanes: 0), into: scratch, at: 0)
-        evaluateHalf(p, lanes: 4, age: a.highHalf, constants: laneConstants(p, lanes: 4), into: scratch, at: 4)
       }
       for lane in 0..<8 where aliveLanes[lane] != 0 {
         if let compact = target.compact {
@@ -230,7 +204,6 @@ extension ParticleStore {
         o += 1
       }
     }
-    flush()
     return o - start
   }
 
@@ -266,8 +239,126 @@ extension ParticleStore {
     let out = UnsafeMutableRawPointer(target.instances + o)
     Self.storeRows4(x, y, drawnZ, s, to: out, offset: 0, stride: 64)
     Self.storeRows4(c.0, c.1, c.2, c.3, to: out, offset: 16, stride: 64)
-    Self.storeRows4(k.rectX, k.rectY, k.rectW, k.rectH, to: out, offset: 32, stride: 64)
+    if let rect = k.sharedRect {
+      for lane in 0..<4 { out.storeBytes(of: rect, toByteOffset: lane * 64 + 32, as: SIMD4<Float>.self) }
+    } else {
+      Self.storeRows4(k.rectX, k.rectY, k.rectW, k.rectH, to: out, offset: 32, stride: 64)
+    }
     Self.storeRows4(rotation, normalized, k.sprite, k.cell, to: out, offset: 48, stride: 64)
+  }
+
+  /// The closed form for all eight lanes of a block whose particles share
+  /// one constants row (`row`), written to `target`'s output indices
+  /// `o..<o + 8` (no affines): ``ClosedForm`` in `SIMD8`, one AVX register
+  /// per field, with the shared values broadcast from the row and its
+  /// contentsRect row stored without a transpose.
+  ///
+  /// Used only in AVX2 builds (`SIMDBuildTarget.hasAVX2AndFMA`, a
+  /// compile-time constant; the SSE2 build keeps the four-lane halves, where
+  /// an eight-lane value takes two registers). As in the halves, the field
+  /// groups are small outlined functions, so that LLVM keeps each clamp one
+  /// `vmaxps`/`vminps` (`docs/particles.md`).
+  ///
+  /// Invariants: as ``evaluateHalf(_:lanes:age:constants:into:at:)``; `row`
+  /// is a 64-byte-aligned row of the constants table.
+  @inline(never)
+  static func evaluateUniformBlock(
+    _ p: UnsafeRawPointer, age a: SIMD8<Float>, row: UnsafePointer<Float>, into target: EvaluationTarget, at o: Int
+  ) {
+    let (x, y, z) = positions8(p, age: a, row: row)
+    let (s, rotation, normalized) = scaleRotationAndAge8(p, age: a, row: row)
+    let drawnZ = target.flattensDepth ? SIMD8<Float>(repeating: 0) : z
+    if target.writesSortKeys { UnsafeMutableRawPointer(target.depths + o).storeBytes(of: z, as: SIMD8<Float>.self) }
+    let (r, g, b, al) = colors8(p, age: a, row: row)
+    // Four-lane halves of each field: rows 0–3 and 4–7 of the output.
+    let (x0, x1) = (x.lowHalf, x.highHalf)
+    let (y0, y1) = (y.lowHalf, y.highHalf)
+    let (z0, z1) = (drawnZ.lowHalf, drawnZ.highHalf)
+    let (s0, s1) = (s.lowHalf, s.highHalf)
+    let (rot0, rot1) = (rotation.lowHalf, rotation.highHalf)
+    let (n0, n1) = (normalized.lowHalf, normalized.highHalf)
+    let (r0, r1) = (r.lowHalf, r.highHalf)
+    let (g0, g1) = (g.lowHalf, g.highHalf)
+    let (b0, b1) = (b.lowHalf, b.highHalf)
+    let (a0, a1) = (al.lowHalf, al.highHalf)
+    if let compact = target.compact {
+      let out = UnsafeMutableRawPointer(compact + o)
+      let spriteCell = SIMD4<Float>(repeating: row[14])
+      let colors = unorm8x8(r, g, b, al)
+      let color0 = unsafeBitCast(colors.lowHalf, to: SIMD4<Float>.self)
+      let color1 = unsafeBitCast(colors.highHalf, to: SIMD4<Float>.self)
+      storeRows4(x0, y0, z0, s0, to: out, offset: 0, stride: 32)
+      storeRows4(x1, y1, z1, s1, to: out, offset: 128, stride: 32)
+      storeRows4(rot0, n0, color0, spriteCell, to: out, offset: 16, stride: 32)
+      storeRows4(rot1, n1, color1, spriteCell, to: out, offset: 144, stride: 32)
+      return
+    }
+    let out = UnsafeMutableRawPointer(target.instances + o)
+    storeRows4(x0, y0, z0, s0, to: out, offset: 0, stride: 64)
+    storeRows4(x1, y1, z1, s1, to: out, offset: 256, stride: 64)
+    storeRows4(r0, g0, b0, a0, to: out, offset: 16, stride: 64)
+    storeRows4(r1, g1, b1, a1, to: out, offset: 272, stride: 64)
+    let rect = UnsafeRawPointer(row).load(fromByteOffset: 32, as: SIMD4<Float>.self)
+    for lane in 0..<8 { out.storeBytes(of: rect, toByteOffset: lane * 64 + 32, as: SIMD4<Float>.self) }
+    let sprite = SIMD4<Float>(repeating: row[12])
+    let cell = SIMD4<Float>(repeating: row[13])
+    storeRows4(rot0, n0, sprite, cell, to: out, offset: 48, stride: 64)
+    storeRows4(rot1, n1, sprite, cell, to: out, offset: 304, stride: 64)
+  }
+
+  /// ``unorm8(_:)`` on eight lanes, outlined: inside the eight-lane block
+  /// kernel LLVM built the packed words lane by lane (`objdump`); alone it is
+  /// `vmulps`, `vaddps`, `vpand`, `vpslld`, `vpor`.
+  @inline(never)
+  static func unorm8x8(
+    _ r: SIMD8<Float>, _ g: SIMD8<Float>, _ b: SIMD8<Float>, _ a: SIMD8<Float>
+  ) -> SIMD8<UInt32> {
+    let magic = SIMD8<Float>(repeating: 12_582_912)
+    let scale = SIMD8<Float>(repeating: 255)
+    @inline(__always) func channel(_ v: SIMD8<Float>) -> SIMD8<UInt32> {
+      unsafeBitCast(v * scale + magic, to: SIMD8<UInt32>.self) & SIMD8(repeating: 0xFF)
+    }
+    return channel(r) | channel(g) &<< 8 | channel(b) &<< 16 | channel(a) &<< 24
+  }
+
+  /// Eight lanes' positions (``ClosedForm``), ½acc from the shared row.
+  @inline(never)
+  static func positions8(
+    _ p: UnsafeRawPointer, age a: SIMD8<Float>, row: UnsafePointer<Float>
+  ) -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
+    @inline(__always) func slot(_ s: Int) -> SIMD8<Float> { p.load(fromByteOffset: s * 32, as: SIMD8<Float>.self) }
+    let aa = a * a
+    return (
+      ClosedForm.position(slot(4), slot(7), SIMD8(repeating: row[0]), age: a, ageSquared: aa),
+      ClosedForm.position(slot(5), slot(8), SIMD8(repeating: row[1]), age: a, ageSquared: aa),
+      ClosedForm.position(slot(6), slot(9), SIMD8(repeating: row[2]), age: a, ageSquared: aa)
+    )
+  }
+
+  /// Eight lanes' scale, rotation and normalised age (``ClosedForm``).
+  @inline(never)
+  static func scaleRotationAndAge8(
+    _ p: UnsafeRawPointer, age a: SIMD8<Float>, row: UnsafePointer<Float>
+  ) -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
+    @inline(__always) func slot(_ s: Int) -> SIMD8<Float> { p.load(fromByteOffset: s * 32, as: SIMD8<Float>.self) }
+    return (
+      ClosedForm.scale(slot(10), SIMD8(repeating: row[3]), age: a), ClosedForm.rotation(slot(11), age: a),
+      ClosedForm.normalizedAge(age: a, inverseLifetime: SIMD8(repeating: 1) / slot(2))
+    )
+  }
+
+  /// Eight lanes' clamped colours (``ClosedForm``).
+  @inline(never)
+  static func colors8(
+    _ p: UnsafeRawPointer, age a: SIMD8<Float>, row: UnsafePointer<Float>
+  ) -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
+    @inline(__always) func slot(_ s: Int) -> SIMD8<Float> { p.load(fromByteOffset: s * 32, as: SIMD8<Float>.self) }
+    return (
+      ClosedForm.color(slot(12), SIMD8(repeating: row[4]), age: a),
+      ClosedForm.color(slot(13), SIMD8(repeating: row[5]), age: a),
+      ClosedForm.color(slot(14), SIMD8(repeating: row[6]), age: a),
+      ClosedForm.color(slot(15), SIMD8(repeating: row[7]), age: a)
+    )
   }
 
   /// Four lanes of clamped colour as `R8G8B8A8_UNORM` words: each channel
