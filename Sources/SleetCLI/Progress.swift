@@ -224,16 +224,23 @@ final class Progress: Sendable {
 /// command: one per ``CommandOutput`` (so per command run, also when tests
 /// run commands concurrently).
 final class ProgressHub: Sendable {
-  private let current = Mutex<Progress?>(nil)
+  /// Weak: a progress line holds its output, and the output holds this hub,
+  /// so a strong reference here made a cycle whenever a line was not
+  /// finished or abandoned (LeakSanitizer in the suite under
+  /// AddressSanitizer). The command that made the line keeps it alive.
+  private struct Attached {
+    weak var progress: Progress?
+  }
+  private let current = Mutex(Attached())
 
   init() {}
 
   /// The progress line being shown, if any.
-  var progress: Progress? { current.withLock { $0 } }
+  var progress: Progress? { current.withLock { $0.progress } }
 
-  func attach(_ progress: Progress) { current.withLock { $0 = progress } }
+  func attach(_ progress: Progress) { current.withLock { $0.progress = progress } }
 
   func detach(_ progress: Progress) {
-    current.withLock { if $0 === progress { $0 = nil } }
+    current.withLock { if $0.progress === progress { $0.progress = nil } }
   }
 }
