@@ -80,6 +80,9 @@ public final class BirthDeltaStream {
   /// so the slot array rarely grows by doubling (copies and page faults
   /// were a fifth of a 1M-live step).
   private var lastBirths = 0
+  /// The slots array of the last append delta, for the next step to reuse
+  /// (see ``advance(to:)``).
+  private var recycled: [GPUBirthSlot] = []
   /// The death key of each slot's particle (0: empty), for the overflow check.
   private var deathKeys: [UInt64]
   /// Next slot to write.
@@ -144,7 +147,12 @@ public final class BirthDeltaStream {
     guard !needsSnapshot, let previous = localTime, system.localTime(for: time) >= previous else {
       return try seek(to: time)
     }
-    var slots: [GPUBirthSlot] = []
+    // The last delta's array, reused when the caller has let go of it
+    // (then `recycled` holds the only reference): a fresh 100-200 KB array
+    // a step at 1M live went through mmap or brk and page faults each time.
+    var slots = recycled
+    recycled = []
+    slots.removeAll(keepingCapacity: true)
     slots.reserveCapacity(lastBirths + lastBirths / 4 + 8)
     switch source {
     case .fullSystem:
@@ -168,15 +176,21 @@ public final class BirthDeltaStream {
     let overwritten = count + n - capacity
     if n > capacity { return try snapshot() }
     if overwritten > 0 {
-      let start = ringStart
-      for j in 0..<overwritten where deathKeys[(start + j) % capacity] > timeKey { return try snapshot() }
+      var j = ringStart
+      for _ in 0..<overwritten {
+        if deathKeys[j] > timeKey { return try snapshot() }
+        j = j + 1 == capacity ? 0 : j + 1
+      }
     }
     let firstSlot = head
-    for slot in slots {
-      deathKeys[head] = slot.deathKey
-      head = head + 1 == capacity ? 0 : head + 1
+    deathKeys.withUnsafeMutableBufferPointer { keys in
+      for slot in slots {
+        keys[head] = slot.deathKey
+        head = head + 1 == capacity ? 0 : head + 1
+      }
     }
     count = Swift.min(capacity, count + n)
+    recycled = slots
     return BirthDelta(kind: .append, firstSlot: firstSlot, slots: slots, ringStart: ringStart, ringCount: count)
   }
 
@@ -185,8 +199,14 @@ public final class BirthDeltaStream {
 
   /// Drops leading valid slots whose particles are dead at `timeKey`
   /// (times only move forward between snapshots, so they stay dead).
+  /// Walks the window's start forward (no division per slot: a death a
+  /// birth, so this runs as often as births are appended).
   private func trimDeadLeadingSlots(before timeKey: UInt64) {
-    while count > 0 && deathKeys[ringStart] <= timeKey { count -= 1 }
+    var start = ringStart
+    while count > 0 && deathKeys[start] <= timeKey {
+      count -= 1
+      start = start + 1 == capacity ? 0 : start + 1
+    }
   }
 
   private func makeSlot(_ r: BirthRecord) -> GPUBirthSlot {

@@ -26,10 +26,19 @@ extension ParticleSystem {
   ) {
     let start = previous ?? -.infinity
     if tree.nodes.count == 1 {
-      // One cell: births arrive in (birth time, id) order.
-      forEachTopLevelBirth(node: 0, after: Swift.max(start, t - tree.maximumLifetime(0)), through: t) { r in
-        if r.isAlive(at: t) {
-          slots.append(GPUBirthSlot(r, constantsRow: tree.constantsIndex(cell: 0, birthTime: r.birthTime)))
+      // One cell: births arrive in (birth time, id) order, eight at a time
+      // (``BirthBatch/writeAliveSlots(times:count:at:node:constantsRow:to:)``,
+      // whose scalar twin is the per-record path below). Cell 0's
+      // constants row is its segment's number (rows are cell · segments +
+      // segment: `constantsIndex(cell:birthTime:)`).
+      withUnsafeTemporaryAllocation(of: GPUBirthSlot.self, capacity: 8) { buffer in
+        let out = buffer.baseAddress!
+        forEachTopLevelBatch(
+          node: 0, after: Swift.max(start, t - tree.maximumLifetime(0)), through: t, nextLength: { 8 }
+        ) { batch, times, count, _, segment in
+          let written = batch.writeAliveSlots(
+            times: times, count: count, at: t, node: 0, constantsRow: UInt32(segment), to: out)
+          slots.append(contentsOf: UnsafeBufferPointer(start: out, count: written))
         }
       }
       return
