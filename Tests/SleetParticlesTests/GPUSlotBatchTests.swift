@@ -109,26 +109,16 @@ struct GPUSlotBatchTests {
   }
 
   /// Through ``ParticleSystem/appendAliveBirthSlots(after:at:into:records:)``'s
-  /// one-cell path: a segmented one-cell effect (timed changes of rate,
-  /// velocity, shape), lifetimes ≤ 0 among the births, every step size,
-  /// against the per-record slots of the same births.
+  /// one-cell path: the segmented one-cell effect of `BatchedAppendTests`
+  /// (timed changes of rate, velocity, shape and lifetime range, a pause),
+  /// steps of every size, against the per-record slots of the same births.
   @Test func oneCellStreamSlotsEqualThePerRecordSlots() throws {
-    let base = testEffect([BirthBatchTests.cell("a", range: 1, rate: 57)]) {
-      $0.emitterShape = .rectangle
-      $0.emitterSize = SIMD2(100, 50)
-    }
-    let effect = try Effect(
-      emitter: base.emitter,
-      changes: [
-        PropertyChange(time: 0.1013, keyPath: "emitterCells.a.velocity", value: .number(80)),
-        PropertyChange(time: 0.2, keyPath: "emitterShape", value: .string("cuboid")),
-        PropertyChange(time: 0.2571, keyPath: "emitterCells.a.birthRate", value: .number(333)),
-      ])
+    let effect = try #require(try BatchedAppendTests.effects().first { $0.0 == "segmented" }).1
     let system = try ParticleSystem(effect: effect)
     #expect(system.tree.nodes.count == 1 && system.tree.segmentStarts.count > 1)
     var compared = 0
     let steps: [(previous: Double?, t: Double)] = [
-      (nil, 0.05), (0.0, 0.1013), (0.1, 0.26), (0.25, 0.2571), (nil, 0.4), (0.3, 1.7), (0.41, 0.42),
+      (nil, 0.05), (0.0, 0.1013), (0.1, 0.26), (0.25, 0.2571), (nil, 0.4), (0.3, 1.7), (0.41, 0.42), (0.8, 1.3),
     ]
     for (previous, t) in steps {
       var slots: [GPUBirthSlot] = []
