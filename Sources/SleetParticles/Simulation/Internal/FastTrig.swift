@@ -71,6 +71,14 @@ enum FastTrig {
 }
 
 extension FastTrig {
+  /// ``sinCos8(_:)`` as its own function, for the eight-lane block kernel
+  /// (as ``outlinedSinCos(_:)`` for the halves: inlined into a large kernel,
+  /// LLVM scalarised parts of the four-lane one).
+  @inline(never)
+  static func outlinedSinCos8(_ x: SIMD8<Float>) -> (sin: SIMD8<Float>, cos: SIMD8<Float>) {
+    sinCos8(x)
+  }
+
   /// ``sinCos(_:)-(SIMD4<Float>)`` on eight lanes, operation for operation
   /// (keep the two in step: the tests compare the eight-lane cone with the
   /// scalar one in the haswell build).

@@ -170,7 +170,7 @@ extension ParticleStore {
       let drawsAll = allAlive && target.hidden == nil
       let out = drawsAll ? target : scratch
       let at = drawsAll ? o : 0
-      if isUniform && target.affines == nil && SIMDBuildTarget.hasAVX2AndFMA {
+      if isUniform && SIMDBuildTarget.hasAVX2AndFMA {
         Self.evaluateUniformBlock(
           p, age: a, row: UnsafePointer(constants.rows + Int(rowIndex[0]) * ParticleConstantsTable.rowFloats),
           into: out, at: at)
@@ -249,9 +249,11 @@ extension ParticleStore {
 
   /// The closed form for all eight lanes of a block whose particles share
   /// one constants row (`row`), written to `target`'s output indices
-  /// `o..<o + 8` (no affines): ``ClosedForm`` in `SIMD8`, one AVX register
-  /// per field, with the shared values broadcast from the row and its
-  /// contentsRect row stored without a transpose.
+  /// `o..<o + 8` (and the affines when asked): ``ClosedForm`` in `SIMD8`,
+  /// one AVX register per field, with the shared values broadcast from the
+  /// row and its contentsRect row stored without a transpose. The affine's
+  /// sine and cosine are ``FastTrig/sinCos8(_:)``, operation for operation
+  /// the four-lane kernel the halves use, so the same bits.
   ///
   /// Used only in AVX2 builds (`SIMDBuildTarget.hasAVX2AndFMA`, a
   /// compile-time constant; the SSE2 build keeps the four-lane halves, where
@@ -269,6 +271,12 @@ extension ParticleStore {
     let (s, rotation, normalized) = scaleRotationAndAge8(p, age: a, row: row)
     let drawnZ = target.flattensDepth ? SIMD8<Float>(repeating: 0) : z
     if target.writesSortKeys { UnsafeMutableRawPointer(target.depths + o).storeBytes(of: z, as: SIMD8<Float>.self) }
+    if let affines = target.affines {
+      let (sinR, cosR) = FastTrig.outlinedSinCos8(rotation)
+      let (sc, ss) = (s * cosR, s * sinR)
+      storeAffines4(sc.lowHalf, ss.lowHalf, x.lowHalf, y.lowHalf, to: UnsafeMutableRawPointer(affines + o))
+      storeAffines4(sc.highHalf, ss.highHalf, x.highHalf, y.highHalf, to: UnsafeMutableRawPointer(affines + o + 4))
+    }
     let (r, g, b, al) = colors8(p, age: a, row: row)
     // Four-lane halves of each field: rows 0–3 and 4–7 of the output.
     let (x0, x1) = (x.lowHalf, x.highHalf)
