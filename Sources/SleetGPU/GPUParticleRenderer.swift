@@ -146,18 +146,27 @@ public final class GPUParticleRenderer {
   /// live, drawn particles at `p`'s time in ring order (reversed for
   /// `oldestLast`), as ``BirthRing/evaluate(_:constants:)`` gives them.
   public func evaluate(_ p: GPUFrameParameters) throws(GPUError) -> GPUEvaluation {
-    let n = try dispatch(p)
-    var out = GPUEvaluation(
-      instances: Array(repeating: ParticleInstance.zero, count: n), ids: Array(repeating: 0, count: n),
-      depths: Array(repeating: 0, count: n))
-    guard n > 0 else { return out }
+    let (instances, ids, depths) = try readBack(count: try dispatch(p), filler: ParticleInstance.zero)
+    return GPUEvaluation(instances: instances, ids: ids, depths: depths)
+  }
+
+  /// The first `count` instances of the instance buffer (`Instance`'s
+  /// stride: 64 or 32 bytes, the layout pass 3 wrote) and their sort keys
+  /// (ids and tracked z), read back after a dispatch.
+  private func readBack<Instance: BitwiseCopyable>(
+    count n: Int, filler: Instance
+  ) throws(GPUError) -> (instances: [Instance], ids: [UInt64], depths: [Float]) {
+    var instances = Array(repeating: filler, count: n)
+    var ids = [UInt64](repeating: 0, count: n)
+    var depths = [Float](repeating: 0, count: n)
+    guard n > 0 else { return (instances, ids, depths) }
     try context.withCurrent { () throws(GPUError) in
-      try Self.read(buffers[3], offset: 0, bytes: n * 64) { source in
-        out.instances.withUnsafeMutableBytes { $0.copyMemory(from: source) }
+      try Self.read(buffers[3], offset: 0, bytes: n * MemoryLayout<Instance>.stride) { source in
+        instances.withUnsafeMutableBytes { $0.copyMemory(from: source) }
       }
-      try readSortKeys(n, ids: &out.ids, depths: &out.depths)
+      try readSortKeys(n, ids: &ids, depths: &depths)
     }
-    return out
+    return (instances, ids, depths)
   }
 
   /// Reads the first `n` sort keys into `ids` and `depths` (count `n`; the
@@ -190,18 +199,8 @@ public final class GPUParticleRenderer {
   /// packed as ``CompactParticleInstance/init(_:)`` packs the full one
   /// (`docs/gpu.md`).
   public func evaluateCompact(_ p: GPUFrameParameters) throws(GPUError) -> GPUCompactEvaluation {
-    let n = try dispatch(p, layout: .compact)
-    var out = GPUCompactEvaluation(
-      instances: Array(repeating: Self.zeroCompact, count: n), ids: Array(repeating: 0, count: n),
-      depths: Array(repeating: 0, count: n))
-    guard n > 0 else { return out }
-    try context.withCurrent { () throws(GPUError) in
-      try Self.read(buffers[3], offset: 0, bytes: n * 32) { source in
-        out.instances.withUnsafeMutableBytes { $0.copyMemory(from: source) }
-      }
-      try readSortKeys(n, ids: &out.ids, depths: &out.depths)
-    }
-    return out
+    let (instances, ids, depths) = try readBack(count: try dispatch(p, layout: .compact), filler: Self.zeroCompact)
+    return GPUCompactEvaluation(instances: instances, ids: ids, depths: depths)
   }
 
   /// Fills `frame` as ``ParticleSystem/render(into:)`` does, from the GPU's

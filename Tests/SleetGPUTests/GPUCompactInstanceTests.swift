@@ -104,11 +104,7 @@ struct GPUCompactInstanceTests {
       #expect(full.ids == expected.ids, "\(label) at \(time): the CPU layouts disagree")
       guard sameIDs && full.ids == expected.ids else { continue }
       let p = stream.frameParameters()
-      var slots: [UInt64: GPUBirthSlot] = [:]
-      for j in 0..<p.ringCount {
-        let s = ring.slots[(p.ringStart + j) % p.capacity]
-        slots[s.id] = s
-      }
+      let slots = windowSlotsByID(ring, p)
       for (i, id) in expected.ids.enumerated() {
         let slot = slots[id]!
         let bound = Bound(slot, constants: constants, time: p.localTime, cpuAge: Float(p.localTime - slot.birthTime))

@@ -85,11 +85,7 @@ struct GPUParticleRendererTests {
       #expect(actual.batches == expected.batches, "\(label) at \(time)")
       guard sameIDs else { continue }
       let p = stream.frameParameters()
-      var slots: [UInt64: GPUBirthSlot] = [:]
-      for j in 0..<p.ringCount {
-        let s = ring.slots[(p.ringStart + j) % p.capacity]
-        slots[s.id] = s
-      }
+      let slots = windowSlotsByID(ring, p)
       for (i, id) in expected.ids.enumerated() {
         let bound = Bound(
           slots[id]!, constants: constants, time: p.localTime, cpuAge: Float(p.localTime - slots[id]!.birthTime))
@@ -101,6 +97,16 @@ struct GPUParticleRendererTests {
     }
     return report
   }
+}
+
+/// The slots of `ring`'s valid window at `p`, by particle id.
+func windowSlotsByID(_ ring: BirthRing, _ p: GPUFrameParameters) -> [UInt64: GPUBirthSlot] {
+  var slots: [UInt64: GPUBirthSlot] = [:]
+  for j in 0..<p.ringCount {
+    let s = ring.slots[(p.ringStart + j) % p.capacity]
+    slots[s.id] = s
+  }
+  return slots
 }
 
 /// The per-particle bound of `docs/gpu.md` (GPU vs CPU), u = 2⁻²⁴:
