@@ -46,7 +46,7 @@ let package = Package(
       swiftSettings: swiftSettings),
     .target(
       name: "SleetParticles",
-      dependencies: ["SleetMath"],
+      dependencies: ["SleetMath", "CSleetKernels"],
       resources: [.copy("Presets")],
       swiftSettings: swiftSettings),
     .target(
@@ -126,6 +126,9 @@ let package = Package(
     // Headers only, nothing linked: the compiler's target-feature macros as
     // SleetMath's Clang importer sees them (`SIMDBuildTarget`).
     .systemLibrary(name: "CSIMDBuildTarget"),
+    // Headers only, nothing linked: the frame's layout kernels (eight lanes
+    // of fields → eight output rows), inlined into SleetParticles.
+    .systemLibrary(name: "CSleetKernels"),
     .systemLibrary(
       name: "COpenBLAS",
       pkgConfig: "openblas",

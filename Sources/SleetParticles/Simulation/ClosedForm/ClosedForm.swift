@@ -1,6 +1,9 @@
 /// The closed form of `semantics.md`, the one definition of a particle's state
-/// at age a that every path evaluates: the SIMD kernel (eight and four lanes),
-/// its naive twin, ``BirthRecord``'s accessors and the inspection API.
+/// at age a that every path evaluates: the four-lane kernel, its naive twin,
+/// ``BirthRecord``'s accessors and the inspection API. The eight-lane kernel
+/// of uniform blocks (`sleet_evaluate_uniform_block8`, C, `CSleetKernels`)
+/// restates these formulas with the same operations in the same order;
+/// `UniformBlockKernelTests` hold it to this definition bit for bit.
 ///
 /// ```
 /// position(a)       = p0 + v0·a + h·(a·a)           h = ½·acceleration

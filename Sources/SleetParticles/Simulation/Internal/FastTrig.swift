@@ -29,13 +29,6 @@ enum FastTrig {
     return (SIMD8(lowHalf: low.sin, highHalf: high.sin), SIMD8(lowHalf: low.cos, highHalf: high.cos))
   }
 
-  /// ``sinCos(_:)-(SIMD4<Float>)`` as its own function: inlined into the
-  /// large evaluation kernel, LLVM scalarised parts of it.
-  @inline(never)
-  static func outlinedSinCos(_ x: SIMD4<Float>) -> (sin: SIMD4<Float>, cos: SIMD4<Float>) {
-    sinCos(x)
-  }
-
   /// Four lanes, one SSE register: every step below is one vector
   /// instruction (shifts by a constant, `&`, `|`, `^`; no integer compares,
   /// which lower to per-lane code on this toolchain).
@@ -71,14 +64,6 @@ enum FastTrig {
 }
 
 extension FastTrig {
-  /// ``sinCos8(_:)`` as its own function, for the eight-lane block kernel
-  /// (as ``outlinedSinCos(_:)`` for the halves: inlined into a large kernel,
-  /// LLVM scalarised parts of the four-lane one).
-  @inline(never)
-  static func outlinedSinCos8(_ x: SIMD8<Float>) -> (sin: SIMD8<Float>, cos: SIMD8<Float>) {
-    sinCos8(x)
-  }
-
   /// ``sinCos(_:)-(SIMD4<Float>)`` on eight lanes, operation for operation
   /// (keep the two in step: the tests compare the eight-lane cone with the
   /// scalar one in the haswell build).

@@ -1,0 +1,249 @@
+// Layout kernels of the particle frame: eight lanes of per-field vectors
+// (structure of arrays, as the closed form computes them) written as eight
+// rows of the output structs (array of structures).
+//
+// Why C: these are pure data movement (shuffles and stores, no arithmetic, so
+// no rounding and no question of bit identity), and they need LLVM to see
+// each transpose step as one `shufflevector` with a constant mask, which it
+// lowers to `vunpcklps`/`vshufps`/`vperm2f128` (AVX) or the SSE2 pairs. Swift
+// builds the same steps from `SIMD` element initialisers (`evenHalf`,
+// `lowHalf`, `init(lowHalf:highHalf:)`), which LLVM re-matched as
+// `vinsertps`/`vblendps` chains, about twice the shuffles (`objdump` of
+// `evaluateUniformBlock`, 2026-12-01). Written with Clang's generic vector
+// extensions, not intrinsics, so the header compiles for any target: Swift
+// imports `sleet_float8` as `SIMD8<Float>` and inlines these functions.
+//
+// Nothing is linked: a header-only module, like CSIMDBuildTarget.
+//
+// Editing this header: SwiftPM does not rebuild the Swift modules that import
+// a C header when only the header changed (nor for a regular C target's
+// headers; checked with SwiftPM 6.3). Touch a Swift file of SleetParticles
+// (ParticleStore+Evaluate.swift) or remove `.build` after each edit, or the
+// tests run the old kernel. CI builds from a clean clone.
+#ifndef SLEET_KERNELS_H
+#define SLEET_KERNELS_H
+
+typedef float sleet_float8 __attribute__((vector_size(32)));
+typedef unsigned int sleet_uint8 __attribute__((vector_size(32)));
+typedef int sleet_int8 __attribute__((vector_size(32)));
+typedef double sleet_double8 __attribute__((vector_size(64)));
+
+// a0 b0 a1 b1 | a4 b4 a5 b5 (vunpcklps)
+static inline sleet_float8 sleet_unpack_low(sleet_float8 a, sleet_float8 b) {
+  return __builtin_shufflevector(a, b, 0, 8, 1, 9, 4, 12, 5, 13);
+}
+// a2 b2 a3 b3 | a6 b6 a7 b7 (vunpckhps)
+static inline sleet_float8 sleet_unpack_high(sleet_float8 a, sleet_float8 b) {
+  return __builtin_shufflevector(a, b, 2, 10, 3, 11, 6, 14, 7, 15);
+}
+// a0 a1 b0 b1 | a4 a5 b4 b5 (vshufps 0x44)
+static inline sleet_float8 sleet_pairs_low(sleet_float8 a, sleet_float8 b) {
+  return __builtin_shufflevector(a, b, 0, 1, 8, 9, 4, 5, 12, 13);
+}
+// a2 a3 b2 b3 | a6 a7 b6 b7 (vshufps 0xEE)
+static inline sleet_float8 sleet_pairs_high(sleet_float8 a, sleet_float8 b) {
+  return __builtin_shufflevector(a, b, 2, 3, 10, 11, 6, 7, 14, 15);
+}
+// a's low 128 bits, then b's low 128 bits (vperm2f128 0x20)
+static inline sleet_float8 sleet_halves_low(sleet_float8 a, sleet_float8 b) {
+  return __builtin_shufflevector(a, b, 0, 1, 2, 3, 8, 9, 10, 11);
+}
+// a's high 128 bits, then b's high 128 bits (vperm2f128 0x31)
+static inline sleet_float8 sleet_halves_high(sleet_float8 a, sleet_float8 b) {
+  return __builtin_shufflevector(a, b, 4, 5, 6, 7, 12, 13, 14, 15);
+}
+
+static inline void sleet_store8(void *to, sleet_float8 v) { __builtin_memcpy(to, &v, sizeof v); }
+
+// Writes the 8×8 transpose of columns c0…c7: row l = (c0[l], …, c7[l]) at
+// `out + l·stride`. 24 shuffles and 8 stores of 32 bytes.
+// Invariant: the eight 32-byte rows are writable; no alignment needed
+// (unaligned stores).
+static inline void sleet_store_transposed8x8(
+    void *out, long stride, sleet_float8 c0, sleet_float8 c1, sleet_float8 c2, sleet_float8 c3, sleet_float8 c4,
+    sleet_float8 c5, sleet_float8 c6, sleet_float8 c7) {
+  char *o = (char *)out;
+  sleet_float8 t0 = sleet_unpack_low(c0, c1), t1 = sleet_unpack_high(c0, c1);
+  sleet_float8 t2 = sleet_unpack_low(c2, c3), t3 = sleet_unpack_high(c2, c3);
+  sleet_float8 t4 = sleet_unpack_low(c4, c5), t5 = sleet_unpack_high(c4, c5);
+  sleet_float8 t6 = sleet_unpack_low(c6, c7), t7 = sleet_unpack_high(c6, c7);
+  // u_k: fields 0…3 of lanes k and k + 4; v_k: fields 4…7.
+  sleet_float8 u0 = sleet_pairs_low(t0, t2), u1 = sleet_pairs_high(t0, t2);
+  sleet_float8 u2 = sleet_pairs_low(t1, t3), u3 = sleet_pairs_high(t1, t3);
+  sleet_float8 v0 = sleet_pairs_low(t4, t6), v1 = sleet_pairs_high(t4, t6);
+  sleet_float8 v2 = sleet_pairs_low(t5, t7), v3 = sleet_pairs_high(t5, t7);
+  sleet_store8(o + 0 * stride, sleet_halves_low(u0, v0));
+  sleet_store8(o + 1 * stride, sleet_halves_low(u1, v1));
+  sleet_store8(o + 2 * stride, sleet_halves_low(u2, v2));
+  sleet_store8(o + 3 * stride, sleet_halves_low(u3, v3));
+  sleet_store8(o + 4 * stride, sleet_halves_high(u0, v0));
+  sleet_store8(o + 5 * stride, sleet_halves_high(u1, v1));
+  sleet_store8(o + 6 * stride, sleet_halves_high(u2, v2));
+  sleet_store8(o + 7 * stride, sleet_halves_high(u3, v3));
+}
+
+// Eight 64-byte ParticleInstance rows at `out` (fields in declaration order):
+// (x, y, z, scale, r, g, b, a) | (rect x, y, w, h, rotation, normalizedAge,
+// sprite, cell). `rect` holds the shared contentsRect in both halves;
+// `spriteCell` holds (sprite, cell) in every pair of lanes (bit patterns,
+// copied, never computed on). 38 shuffles and 16 stores of 32 bytes.
+// Invariant: 512 writable bytes at `out`; no alignment needed.
+static inline void sleet_store_instances8(
+    void *out, sleet_float8 x, sleet_float8 y, sleet_float8 z, sleet_float8 scale, sleet_float8 r, sleet_float8 g,
+    sleet_float8 b, sleet_float8 a, sleet_float8 rect, sleet_float8 rotation, sleet_float8 normalizedAge,
+    sleet_float8 spriteCell) {
+  char *o = (char *)out;
+  sleet_store_transposed8x8(o, 64, x, y, z, scale, r, g, b, a);
+  sleet_float8 rn0 = sleet_unpack_low(rotation, normalizedAge);   // lanes 0, 1 | 4, 5
+  sleet_float8 rn1 = sleet_unpack_high(rotation, normalizedAge);  // lanes 2, 3 | 6, 7
+  sleet_float8 w0 = sleet_pairs_low(rn0, spriteCell), w1 = sleet_pairs_high(rn0, spriteCell);
+  sleet_float8 w2 = sleet_pairs_low(rn1, spriteCell), w3 = sleet_pairs_high(rn1, spriteCell);
+  sleet_store8(o + 0 * 64 + 32, sleet_halves_low(rect, w0));
+  sleet_store8(o + 1 * 64 + 32, sleet_halves_low(rect, w1));
+  sleet_store8(o + 2 * 64 + 32, sleet_halves_low(rect, w2));
+  sleet_store8(o + 3 * 64 + 32, sleet_halves_low(rect, w3));
+  sleet_store8(o + 4 * 64 + 32, sleet_halves_high(rect, w0));
+  sleet_store8(o + 5 * 64 + 32, sleet_halves_high(rect, w1));
+  sleet_store8(o + 6 * 64 + 32, sleet_halves_high(rect, w2));
+  sleet_store8(o + 7 * 64 + 32, sleet_halves_high(rect, w3));
+}
+
+// Eight 32-byte CompactParticleInstance rows at `out`: (x, y, z, scale,
+// rotation, normalizedAge, colour word, sprite·cell word), the last two as
+// bit patterns. Invariant: 256 writable bytes at `out`.
+static inline void sleet_store_compact8(
+    void *out, sleet_float8 x, sleet_float8 y, sleet_float8 z, sleet_float8 scale, sleet_float8 rotation,
+    sleet_float8 normalizedAge, sleet_float8 color, sleet_float8 spriteCell) {
+  sleet_store_transposed8x8(out, 32, x, y, z, scale, rotation, normalizedAge, color, spriteCell);
+}
+
+// Eight consecutive 24-byte AffineTransform2D rows at `out`: (a, b, c, d,
+// tx, ty) = (sc, ss, −ss, sc, x, y), −ss by flipping the sign bit as scalar
+// negation does (0 − ss would turn −0 into +0). 20 shuffles and 6 stores of
+// 32 bytes. Invariant: 192 writable bytes at `out`; no alignment needed.
+static inline void sleet_store_affines8(
+    void *out, sleet_float8 sc, sleet_float8 ss, sleet_float8 x, sleet_float8 y) {
+  char *o = (char *)out;
+  sleet_float8 nss = (sleet_float8)((sleet_uint8)ss ^ 0x80000000u);
+  sleet_float8 p0 = sleet_unpack_low(sc, ss), p1 = sleet_unpack_high(sc, ss);
+  sleet_float8 q0 = sleet_unpack_low(nss, sc), q1 = sleet_unpack_high(nss, sc);
+  // m_k: (a, b, c, d) of lanes k and k + 4.
+  sleet_float8 m0 = sleet_pairs_low(p0, q0), m1 = sleet_pairs_high(p0, q0);
+  sleet_float8 m2 = sleet_pairs_low(p1, q1), m3 = sleet_pairs_high(p1, q1);
+  // e0: (tx, ty) of lanes 0, 1 | 4, 5; e1: of lanes 2, 3 | 6, 7.
+  sleet_float8 e0 = sleet_unpack_low(x, y), e1 = sleet_unpack_high(x, y);
+  // Lanes 0–3 fill 96 bytes: abcd₀ | t₀ ab₁, cd₁ t₁ | abcd₂, t₂ ab₃ | cd₃ t₃;
+  // lanes 4–7 the next 96 the same way.
+  sleet_float8 f = sleet_pairs_low(e0, m1);   // t₀ ab₁ | t₄ ab₅
+  sleet_float8 g = sleet_pairs_high(m1, e0);  // cd₁ t₁ | cd₅ t₅
+  sleet_float8 h0 = sleet_pairs_low(e1, m3);  // t₂ ab₃ | t₆ ab₇
+  sleet_float8 h1 = sleet_pairs_high(m3, e1); // cd₃ t₃ | cd₇ t₇
+  sleet_store8(o + 0, sleet_halves_low(m0, f));
+  sleet_store8(o + 32, sleet_halves_low(g, m2));
+  sleet_store8(o + 64, sleet_halves_low(h0, h1));
+  sleet_store8(o + 96, sleet_halves_high(m0, f));
+  sleet_store8(o + 128, sleet_halves_high(g, m2));
+  sleet_store8(o + 160, sleet_halves_high(h0, h1));
+}
+
+// ---------------------------------------------------------------------------
+// The closed form on eight lanes that share one constants row.
+//
+// Every value below is ClosedForm (SleetParticles, ClosedForm.swift) with the
+// same IEEE operations in the same order, lane by lane, so the same bits as
+// the Swift paths and the naive twin (UniformBlockKernelTests and the render
+// path agreement tests compare them bit for bit):
+//
+//   a             = (float)(t − birth)                  (double subtract, one rounding)
+//   position      = (p0 + v0·a) + h·(a·a)
+//   scale         = s < 0 ? 0 : s,  s = s0 + scaleSpeed·a
+//   rotation      = spin·a
+//   colour        = c < 0 ? 0 : (c > 1 ? 1 : c),  c = c0 + colourSpeed·a
+//   normalisedAge = n > 1 − 2⁻²⁴ ? 1 − 2⁻²⁴ : n,  n = a·(1 / lifetime)
+//
+// No fused multiply-add: contraction is switched off for this header (Clang
+// contracts `a + b·c` by default in C; Swift never does), and nothing here
+// reassociates. The clamps are compares and bitwise selects, so −0 and NaN
+// pass through as in `x < 0 ? 0 : x`.
+#pragma clang fp contract(off)
+
+static inline sleet_float8 sleet_select(sleet_int8 mask, sleet_float8 ifTrue, sleet_float8 ifFalse) {
+  return (sleet_float8)(((sleet_int8)ifTrue & mask) | ((sleet_int8)ifFalse & ~mask));
+}
+
+static inline sleet_float8 sleet_splat(float v) { return (sleet_float8){v, v, v, v, v, v, v, v}; }
+
+static inline sleet_float8 sleet_load8(const char *p) {
+  sleet_float8 v;
+  __builtin_memcpy(&v, p, sizeof v);
+  return v;
+}
+
+// Where one block's lanes go. `compact` non-null: 32-byte compact rows there
+// instead of `instances`; `affines` null: none; `depths` null: no tracked z.
+typedef struct {
+  void *instances;
+  void *compact;
+  void *affines;
+  float *depths;
+  int flattensDepth;
+} sleet_block_target;
+
+// Evaluates block `block` (512 bytes: ParticleStore's slots 0–15, 8 lanes
+// each) at emitter time `t`, with the shared constants row `row` (16 floats:
+// ParticleConstantsTable's layout) and the lanes' rotation sines and cosines
+// `sinCos` (16 floats, sines first; read only when affines are written), and
+// writes output rows 0…7 at the target's pointers.
+//
+// Invariants: `block` and `row` are readable (no alignment assumed: the
+// loads are unaligned); each target pointer is null or has 8 writable rows;
+// every lane is written, dead ones included (the caller copies out the drawn
+// ones when not all are).
+static inline void sleet_evaluate_uniform_block8(
+    const void *block, double t, const float *row, const float *sinCos, sleet_block_target target) {
+  const char *p = (const char *)block;
+  sleet_double8 birth;
+  __builtin_memcpy(&birth, p, sizeof birth);
+  sleet_double8 now = {t, t, t, t, t, t, t, t};
+  sleet_float8 a = __builtin_convertvector(now - birth, sleet_float8);
+  sleet_float8 aa = a * a;
+  sleet_float8 zero = sleet_splat(0), one = sleet_splat(1);
+
+  sleet_float8 x = sleet_load8(p + 4 * 32) + sleet_load8(p + 7 * 32) * a + sleet_splat(row[0]) * aa;
+  sleet_float8 y = sleet_load8(p + 5 * 32) + sleet_load8(p + 8 * 32) * a + sleet_splat(row[1]) * aa;
+  sleet_float8 z = sleet_load8(p + 6 * 32) + sleet_load8(p + 9 * 32) * a + sleet_splat(row[2]) * aa;
+  sleet_float8 s = sleet_load8(p + 10 * 32) + sleet_splat(row[3]) * a;
+  s = sleet_select(s < zero, zero, s);
+  sleet_float8 rotation = sleet_load8(p + 11 * 32) * a;
+  sleet_float8 n = a * (one / sleet_load8(p + 2 * 32));
+  sleet_float8 belowOne = sleet_splat(0x1.fffffep-1f);
+  n = sleet_select(n > belowOne, belowOne, n);
+  sleet_float8 c[4];
+  for (int k = 0; k < 4; k++) {
+    sleet_float8 v = sleet_load8(p + (12 + k) * 32) + sleet_splat(row[4 + k]) * a;
+    v = sleet_select(v < zero, zero, v);
+    c[k] = sleet_select(v > one, one, v);
+  }
+  if (target.depths) __builtin_memcpy(target.depths, &z, sizeof z);
+  sleet_float8 drawnZ = target.flattensDepth ? zero : z;
+  if (target.affines) {
+    sleet_float8 sine = sleet_load8((const char *)sinCos), cosine = sleet_load8((const char *)(sinCos + 8));
+    sleet_store_affines8(target.affines, s * cosine, s * sine, x, y);
+  }
+  if (target.compact) {
+    // R8G8B8A8_UNORM: 255·c rounded to nearest by adding 1.5·2²³ (exact for
+    // 0 ≤ 255·c ≤ 255), the integer then in the low mantissa bits.
+    sleet_float8 magic = sleet_splat(12582912.0f), scale = sleet_splat(255);
+    sleet_uint8 mask = {0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+    sleet_uint8 word = ((sleet_uint8)(c[0] * scale + magic) & mask) | (((sleet_uint8)(c[1] * scale + magic) & mask) << 8) |
+                       (((sleet_uint8)(c[2] * scale + magic) & mask) << 16) |
+                       (((sleet_uint8)(c[3] * scale + magic) & mask) << 24);
+    sleet_store_compact8(target.compact, x, y, drawnZ, s, rotation, n, (sleet_float8)word, sleet_splat(row[14]));
+    return;
+  }
+  sleet_float8 rect = {row[8], row[9], row[10], row[11], row[8], row[9], row[10], row[11]};
+  sleet_float8 spriteCell = {row[12], row[13], row[12], row[13], row[12], row[13], row[12], row[13]};
+  sleet_store_instances8(target.instances, x, y, drawnZ, s, c[0], c[1], c[2], c[3], rect, rotation, n, spriteCell);
+}
+
+#endif
