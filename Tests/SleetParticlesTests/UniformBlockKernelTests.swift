@@ -24,6 +24,8 @@ struct UniformBlockKernelTests {
   }
 
   static let t = 10.0
+  /// A subnormal `Float` (2⁻¹²⁹).
+  static let tiny = Float.leastNormalMagnitude / 8
 
   static let lanes: [Lane] = [
     // An ordinary particle.
@@ -45,8 +47,8 @@ struct UniformBlockKernelTests {
       c0: [0.5, 0.5, 0.5, 0.5]),
     // Subnormals.
     Lane(
-      birth: 9.9, lifetime: 0.5, p0: [1e-40, -1e-40, 1e-45], v0: [1e-39, 0, -1e-39], s0: 1e-42, spin: 1e-40,
-      c0: [1e-40, 1e-45, 0.999_999_9, 0.000_001]),
+      birth: 9.9, lifetime: 0.5, p0: [tiny, -tiny, .leastNonzeroMagnitude], v0: [tiny * 4, 0, -tiny * 4],
+      s0: tiny / 64, spin: tiny, c0: [tiny, .leastNonzeroMagnitude, 0.999_999_9, 0.000_001]),
     // An age that is not a whole number of Float steps of the birth time.
     Lane(
       birth: 9.999_999_999_7, lifetime: 0.001, p0: [0.1, 0.2, 0.3], v0: [0.3, 0.2, 0.1], s0: 2, spin: 3,
