@@ -126,8 +126,9 @@ let package = Package(
     // Headers only, nothing linked: the compiler's target-feature macros as
     // SleetMath's Clang importer sees them (`SIMDBuildTarget`).
     .systemLibrary(name: "CSIMDBuildTarget"),
-    // Headers only, nothing linked: the frame's layout kernels (eight lanes
-    // of fields → eight output rows), inlined into SleetParticles.
+    // Headers only, nothing linked: the frame's eight-lane kernel for blocks
+    // of one constants row (closed form, transposes, stores), inlined into
+    // SleetParticles.
     .systemLibrary(name: "CSleetKernels"),
     .systemLibrary(
       name: "COpenBLAS",

@@ -1,17 +1,21 @@
-// Layout kernels of the particle frame: eight lanes of per-field vectors
-// (structure of arrays, as the closed form computes them) written as eight
-// rows of the output structs (array of structures).
+// The particle frame's eight-lane kernel for blocks whose particles share one
+// constants row (SleetParticles' ParticleStore+Evaluate.swift calls it for
+// every such block, in every build): the closed form on eight lanes of a
+// block (structure of arrays) and its output as eight rows of the output
+// structs (array of structures), through explicit transposes.
 //
-// Why C: these are pure data movement (shuffles and stores, no arithmetic, so
-// no rounding and no question of bit identity), and they need LLVM to see
-// each transpose step as one `shufflevector` with a constant mask, which it
-// lowers to `vunpcklps`/`vshufps`/`vperm2f128` (AVX) or the SSE2 pairs. Swift
-// builds the same steps from `SIMD` element initialisers (`evenHalf`,
-// `lowHalf`, `init(lowHalf:highHalf:)`), which LLVM re-matched as
-// `vinsertps`/`vblendps` chains, about twice the shuffles (`objdump` of
-// `evaluateUniformBlock`, 2026-12-01). Written with Clang's generic vector
-// extensions, not intrinsics, so the header compiles for any target: Swift
-// imports `sleet_float8` as `SIMD8<Float>` and inlines these functions.
+// Why C: to be one straight-line eight-lane kernel. Swift passes `SIMD8`
+// values between functions as two 16-byte halves and builds
+// `init(lowHalf:highHalf:)`, `evenHalf` and the `Double`-to-`Float`
+// conversion lane by lane, so LLVM split the Swift kernel's vectors into
+// pieces, scalarised products and re-matched the transposes as `vinsertps`
+// chains (`objdump`, 2026-12-01; docs/particles.md, Performance design). Here
+// each transpose step is one `__builtin_shufflevector` with a constant mask,
+// lowered to `vunpcklps`/`vshufps`/`vperm2f128` (AVX) or SSE2 pairs, and the
+// arithmetic is Clang's generic vectors, not intrinsics, so the header
+// compiles for any target: Swift imports `sleet_float8` as `SIMD8<Float>` and
+// inlines these functions. The arithmetic's bits are ClosedForm's (see the
+// kernel's comment below).
 //
 // Nothing is linked: a header-only module, like CSIMDBuildTarget.
 //
@@ -163,7 +167,9 @@ static inline void sleet_store_affines8(
 //
 // No fused multiply-add: contraction is switched off for this header (Clang
 // contracts `a + b·c` by default in C; Swift never does), and nothing here
-// reassociates. The clamps are compares and bitwise selects, so −0 and NaN
+// reassociates. `-Xcc -ffp-contract=fast` or `-Xcc -ffast-math` on the build
+// command overrides the pragma (Clang then fuses 15 products in this kernel):
+// do not build SleetKit with them. The clamps are compares and bitwise selects, so −0 and NaN
 // pass through as in `x < 0 ? 0 : x`.
 #pragma clang fp contract(off)
 
@@ -200,7 +206,7 @@ typedef struct {
 // every lane is written, dead ones included (the caller copies out the drawn
 // ones when not all are).
 static inline void sleet_evaluate_uniform_block8(
-    const void *block, double t, const float *row, const float *sinCos, sleet_block_target target) {
+    const void *block, double t, const float *row, const void *sinCos, sleet_block_target target) {
   const char *p = (const char *)block;
   sleet_double8 birth;
   __builtin_memcpy(&birth, p, sizeof birth);
@@ -227,7 +233,7 @@ static inline void sleet_evaluate_uniform_block8(
   if (target.depths) __builtin_memcpy(target.depths, &z, sizeof z);
   sleet_float8 drawnZ = target.flattensDepth ? zero : z;
   if (target.affines) {
-    sleet_float8 sine = sleet_load8((const char *)sinCos), cosine = sleet_load8((const char *)(sinCos + 8));
+    sleet_float8 sine = sleet_load8((const char *)sinCos), cosine = sleet_load8((const char *)sinCos + 32);
     sleet_store_affines8(target.affines, s * cosine, s * sine, x, y);
   }
   if (target.compact) {

@@ -26,15 +26,19 @@ struct UniformBlockKernelTests {
   static let t = 10.0
   /// A subnormal `Float` (2⁻¹²⁹).
   static let tiny = Float.leastNormalMagnitude / 8
+  /// Lane 7's age, `Float(t − 9.3)`, inexact.
+  static let age7 = Float(t - 9.3)
 
   static let lanes: [Lane] = [
     // An ordinary particle.
     Lane(birth: 9.5, lifetime: 2, p0: [1, 2, 3], v0: [-4, 5, 0.5], s0: 1, spin: 0.7, c0: [0.2, 0.4, 0.6, 0.8]),
     // Colours below 0 and above 1, a scale that clamps to 0.
     Lane(birth: 9, lifetime: 3, p0: [0, 0, 0], v0: [1, 1, 1], s0: -3, spin: -2, c0: [-0.5, 1.5, 0, 1]),
-    // Negative zeros everywhere (age 0: born now).
+    // Negative zeros everywhere (age 0: born now; green keeps −0 because its
+    // speed is negative: −0 + (−0.2)·0 = −0).
     Lane(
-      birth: 10, lifetime: 1, p0: [-0.0, -0.0, -0.0], v0: [-0.0, 0, -0.0], s0: -0.0, spin: -0.0, c0: [-0.0, 0, -0.0, 1]),
+      birth: 10, lifetime: 1, p0: [-0.0, -0.0, -0.0], v0: [-0.0, 0, -0.0], s0: -0.0, spin: -0.0,
+      c0: [-0.0, -0.0, -0.0, 1]),
     // Normalised age 1 exactly: capped below 1.
     Lane(birth: 8, lifetime: 2, p0: [5, -5, 5], v0: [0, 0, 0], s0: 0.5, spin: 100, c0: [1, 1, 1, 1]),
     // NaN passes through the clamps.
@@ -49,10 +53,13 @@ struct UniformBlockKernelTests {
     Lane(
       birth: 9.9, lifetime: 0.5, p0: [tiny, -tiny, .leastNonzeroMagnitude], v0: [tiny * 4, 0, -tiny * 4],
       s0: tiny / 64, spin: tiny, c0: [tiny, .leastNonzeroMagnitude, 0.999_999_9, 0.000_001]),
-    // An age that is not a whole number of Float steps of the birth time.
+    // Cancellation: p0 = −fl(v0·a) with an inexact product, so x is exactly
+    // 0 without a fused multiply-add and the product's rounding error with
+    // one (a contracted kernel fails here); the age is not a whole number of
+    // Float steps of the birth time.
     Lane(
-      birth: 9.999_999_999_7, lifetime: 0.001, p0: [0.1, 0.2, 0.3], v0: [0.3, 0.2, 0.1], s0: 2, spin: 3,
-      c0: [0.9, 0.1, 0.5, 0.3]),
+      birth: 9.3, lifetime: 0.9, p0: [-(1.1 * age7), -(-2.3 * age7), 0.3], v0: [1.1, -2.3, 0.1], s0: 2,
+      spin: 3, c0: [0.9, 0.1, 0.5, 0.3]),
   ]
 
   /// ½·acceleration (x −0, so lane 2 keeps its −0), scale speed, colour speed,
@@ -156,7 +163,8 @@ struct UniformBlockKernelTests {
       // The affine: (s·cos, s·sin, −(s·sin), s·cos, x, y), the sine and
       // cosine of the lane's rotation as FastTrig computes them.
       let (sinR, cosR) = (out.sinCos.sin[l], out.sinCos.cos[l])
-      #expect(sinR.bitPattern == FastTrig.sinCos(SIMD4(repeating: want.rotation)).sin[0].bitPattern, "lane \(l)")
+      let trig = FastTrig.sinCos(SIMD4(repeating: want.rotation))
+      #expect(sinR.bitPattern == trig.sin[0].bitPattern && cosR.bitPattern == trig.cos[0].bitPattern, "lane \(l)")
       let s = want.scale
       let a = out.affines[l]
       #expect(
@@ -188,10 +196,12 @@ struct UniformBlockKernelTests {
   @Test func lanesReachTheirEdges() {
     let e = (0..<8).map { Self.expected($0, flattensDepth: false).instance }
     #expect(e[1].color.x == 0 && e[1].color.y == 1 && e[1].scale == 0)
-    #expect(e[2].x.sign == .minus && e[2].rotation.sign == .minus)
+    #expect(e[2].x.sign == .minus && e[2].rotation.sign == .minus && e[2].color.y.sign == .minus)
     #expect(e[3].normalizedAge == 0x1.fffffep-1)
     #expect(e[4].x.isNaN && e[4].color.x.isNaN && e[4].scale.isNaN)
     #expect(e[5].x.isInfinite)
     #expect(e[6].x.isSubnormal || e[6].color.x.isSubnormal)
+    // Exactly 0 unfused; a fused p0 + v0·a would keep the product's error.
+    #expect(e[7].x == 0 && Self.lanes[7].p0.x.addingProduct(1.1, Self.age7) != 0)
   }
 }

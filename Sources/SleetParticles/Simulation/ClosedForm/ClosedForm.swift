@@ -98,33 +98,6 @@ extension SIMD where Scalar == Float {
   }
 }
 
-/// The same clamps on the concrete eight-lane type. In the generic extension
-/// above, `.<` and `.>` are the `SIMD` protocol's generic per-lane versions;
-/// for four lanes LLVM folds them back into `cmpps`/`maxps`, for eight it left
-/// a compare and branch per lane (`objdump`). Here they are `SIMD8<Float>`'s
-/// own vector comparisons, and each clamp is one `vmaxps`/`vminps` in the
-/// AVX2 build. Same selects, same bits.
-extension SIMD8 where Scalar == Float {
-  @inline(__always) func clampedBelowAtZero() -> Self {
-    var x = self
-    x.replace(with: 0, where: x .< Self(repeating: 0))
-    return x
-  }
-
-  @inline(__always) func clampedAbove(at limit: Float) -> Self {
-    var x = self
-    x.replace(with: limit, where: x .> Self(repeating: limit))
-    return x
-  }
-
-  @inline(__always) func clampedToUnitInterval() -> Self {
-    var x = self
-    x.replace(with: 0, where: x .< Self(repeating: 0))
-    x.replace(with: 1, where: x .> Self(repeating: 1))
-    return x
-  }
-}
-
 extension SIMD3: ClosedFormLanes where Scalar == Float {}
 extension SIMD4: ClosedFormLanes where Scalar == Float {}
 extension SIMD8: ClosedFormLanes where Scalar == Float {}

@@ -17,8 +17,7 @@ import SleetMath
 /// contract), the same bits on every thread.
 enum FastTrig {
   /// Eight lanes: the four-lane kernel on each half (the same bits as
-  /// calling it on the halves, which the evaluation kernel does).
-  /// In AVX2 builds the same kernel written on `SIMD8` (one `ymm`
+  /// calling it on the halves). In AVX2 builds the same kernel written on `SIMD8` (one `ymm`
   /// register per step, ``sinCos8(_:)``): lane-wise the same operations, so
   /// the same bits.
   @inline(__always)

@@ -172,15 +172,20 @@ extension ParticleStore {
       let drawsAll = allAlive && target.hidden == nil
       let out = drawsAll ? target : scratch
       let at = drawsAll ? o : 0
+      // This block's sines and cosines in the group's scratch; written (and
+      // read) only when affines are asked.
+      let trigIndex = target.affines == nil ? 0 : 2 * (b - groupStart)
       if rowIndex == SIMD8(repeating: rowIndex[0]) {
         Self.evaluateUniformBlock(
           p, at: t, row: UnsafePointer(constants.rows + Int(rowIndex[0]) * ParticleConstantsTable.rowFloats),
-          sinCos: sinCos + 2 * (b - groupStart), into: out, at: at)
+          sinCos: sinCos + trigIndex, into: out, at: at)
       } else {
         // Lanes of several constants rows: two four-lane halves, each lane
         // with its own row's constants.
         let a = SIMD8<Float>(ageD)
-        let trig = (sin: sinCos[2 * (b - groupStart)], cos: sinCos[2 * (b - groupStart) + 1])
+        let trig =
+          target.affines == nil
+          ? (sin: SIMD8<Float>(), cos: SIMD8<Float>()) : (sin: sinCos[trigIndex], cos: sinCos[trigIndex + 1])
         evaluateHalf(
           p, lanes: 0, age: a.lowHalf, constants: laneConstants(p, lanes: 0),
           sinCos: (trig.sin.lowHalf, trig.cos.lowHalf), into: out, at: at)
@@ -284,7 +289,7 @@ extension ParticleStore {
       depths: target.writesSortKeys ? target.depths + o : nil,
       flattensDepth: target.flattensDepth ? 1 : 0)
     sleet_evaluate_uniform_block8(
-      p, t, row, UnsafeRawPointer(sinCos).assumingMemoryBound(to: Float.self), kernelTarget)
+      p, t, row, UnsafeRawPointer(sinCos), kernelTarget)
   }
 
   /// Blocks per group whose rotations' sines and cosines
