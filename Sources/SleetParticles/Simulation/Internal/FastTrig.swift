@@ -17,9 +17,9 @@ import SleetMath
 /// contract), the same bits on every thread.
 enum FastTrig {
   /// Eight lanes: the four-lane kernel on each half (the same bits as
-  /// calling it on the halves). In AVX2 builds the same kernel written on `SIMD8` (one `ymm`
-  /// register per step, ``sinCos8(_:)``): lane-wise the same operations, so
-  /// the same bits.
+  /// calling it on the halves). In AVX2 builds the same kernel written on
+  /// `SIMD8` (one `ymm` register per step, ``sinCos8(_:)``): lane-wise the
+  /// same operations, so the same bits.
   @inline(__always)
   static func sinCos(_ x: SIMD8<Float>) -> (sin: SIMD8<Float>, cos: SIMD8<Float>) {
     if SIMDBuildTarget.hasAVX2AndFMA { return sinCos8(x) }

@@ -221,8 +221,10 @@ extension ParticleStore {
 
   /// The closed form for lanes `lanes..<lanes + 4` of the block at `p`,
   /// written to `target`'s output indices `o..<o + 4` (instances, affines
-  /// when asked, tracked z when sort keys are asked): ``ClosedForm`` in
-  /// `SIMD4` (one SSE register per field) so a half stays in registers.
+  /// from the lanes' precomputed `sinCos` when asked, tracked z when sort
+  /// keys are asked): ``ClosedForm`` in `SIMD4` (one SSE register per field)
+  /// so a half stays in registers. Used for blocks whose lanes use several
+  /// constants rows.
   ///
   /// Invariants: `p` is a 512-byte block of the 64-byte-aligned slab, so the
   /// loads at `slot·32 + lanes·4` are 16-byte aligned; instance rows are
