@@ -205,7 +205,7 @@ typedef struct {
 // loads are unaligned); each target pointer is null or has 8 writable rows;
 // every lane is written, dead ones included (the caller copies out the drawn
 // ones when not all are).
-static inline void sleet_evaluate_uniform_block8(
+static inline __attribute__((always_inline)) void sleet_evaluate_uniform_block8(
     const void *block, double t, const float *row, const void *sinCos, sleet_block_target target) {
   const char *p = (const char *)block;
   sleet_double8 birth;
@@ -250,6 +250,114 @@ static inline void sleet_evaluate_uniform_block8(
   sleet_float8 rect = {row[8], row[9], row[10], row[11], row[8], row[9], row[10], row[11]};
   sleet_float8 spriteCell = {row[12], row[13], row[12], row[13], row[12], row[13], row[12], row[13]};
   sleet_store_instances8(target.instances, x, y, drawnZ, s, c[0], c[1], c[2], c[3], rect, rotation, n, spriteCell);
+}
+
+// ---------------------------------------------------------------------------
+// A run of blocks: the block loop of a frame's pass 2 for blocks whose lanes
+// share one constants row.
+//
+// Why the loop is here and not in Swift: per block, the alive test is two
+// `Double` compares of eight lanes, a mask and a branch; in Swift the
+// `SIMD8<Double>` masks came out as pack/shift/extract chains into general
+// registers and the block's state was spilled around them, about 40
+// instructions a block before the kernel began (`perf annotate`,
+// 2026-12-02), and the partly alive blocks (a fifth of them in a steady
+// effect whose lifetimes vary) copied their live lanes one optional-checked
+// field at a time.
+
+typedef long long sleet_long8 __attribute__((vector_size(64)));
+typedef _Bool sleet_bool8 __attribute__((ext_vector_type(8)));
+
+// Where a run's live lanes go, output row 0 first. `instances` and `compact`
+// as in sleet_block_target; `ids` and `depths` both null (no sort keys) or
+// both set.
+typedef struct {
+  void *instances;
+  void *compact;
+  void *affines;
+  float *depths;
+  unsigned long long *ids;
+  int flattensDepth;
+} sleet_run_target;
+
+// Bit l set: lane l of the block at `p` is alive at `now`, 0 ≤ t − birth <
+// lifetime in `Double` (ParticleStore's alive test, the same compares).
+static inline unsigned sleet_alive_lanes8(const char *p, sleet_double8 now) {
+  sleet_double8 birth;
+  __builtin_memcpy(&birth, p, sizeof birth);
+  sleet_double8 age = now - birth;
+  sleet_double8 life = __builtin_convertvector(sleet_load8(p + 2 * 32), sleet_double8);
+  sleet_long8 alive = (age >= 0) & (age < life);
+  return __builtin_bit_cast(unsigned char, __builtin_convertvector(alive, sleet_bool8));
+}
+
+// Evaluates blocks 0, 1, … of `blocks` at emitter time `t`, in order, and
+// writes the live lanes to `target` from row 0, in lane order, skipping dead
+// lanes and dead blocks: what ParticleStore's pass 2 writes for them. Stops
+// before the first block whose lanes (all eight, dead ones included) use more
+// than one constants row, which the caller evaluates lane by lane, or after
+// `count` blocks. Returns the blocks done; `*written` receives the rows
+// written. `ids` are the store's ids of those blocks' lanes (read only with
+// sort keys); `rows` the constants table (16 floats a row); `sinCos` the
+// rotations' sines and cosines of the run's blocks, 16 floats a block (read
+// only with affines).
+//
+// A block whose eight lanes are alive goes straight to the output; any other
+// is evaluated into a stack scratch and its live lanes copied out.
+//
+// Invariants: `count` blocks from `blocks` are readable, and `ids` has 8 per
+// block with sort keys; every row index is a row of `rows`; the target has
+// as many writable rows as the run's live lanes.
+static inline long sleet_evaluate_blocks8(
+    const void *blocks, const unsigned long long *ids, long count, double t, const float *rows,
+    const float *sinCos, sleet_run_target target, long *written) {
+  const char *p = (const char *)blocks;
+  sleet_double8 now = {t, t, t, t, t, t, t, t};
+  long o = 0, b = 0;
+  for (; b < count; b++, p += 512) {
+    unsigned alive = sleet_alive_lanes8(p, now);
+    if (alive == 0) continue;
+    sleet_uint8 rowIndex;
+    __builtin_memcpy(&rowIndex, p + 3 * 32, sizeof rowIndex);
+    unsigned r0 = rowIndex[0];
+    if (!__builtin_reduce_and(rowIndex == (sleet_uint8){r0, r0, r0, r0, r0, r0, r0, r0})) break;
+    const float *row = rows + 16 * (unsigned long)r0;
+    const float *trig = sinCos + 16 * b;
+    if (alive == 0xFF) {
+      sleet_block_target out = {
+          target.instances ? (char *)target.instances + 64 * o : 0,
+          target.compact ? (char *)target.compact + 32 * o : 0,
+          target.affines ? (char *)target.affines + 24 * o : 0,
+          target.depths ? target.depths + o : 0,
+          target.flattensDepth};
+      sleet_evaluate_uniform_block8(p, t, row, trig, out);
+      if (target.ids) __builtin_memcpy(target.ids + o, ids + 8 * b, 64);
+      o += 8;
+      continue;
+    }
+    _Alignas(64) char rowsScratch[512];
+    _Alignas(64) char affinesScratch[192];
+    _Alignas(32) float depthsScratch[8];
+    sleet_block_target scratch = {
+        target.compact ? 0 : rowsScratch, target.compact ? rowsScratch : 0,
+        target.affines ? affinesScratch : 0, target.depths ? depthsScratch : 0, target.flattensDepth};
+    sleet_evaluate_uniform_block8(p, t, row, trig, scratch);
+    for (unsigned m = alive; m != 0; m &= m - 1) {
+      int l = __builtin_ctz(m);
+      if (target.compact)
+        __builtin_memcpy((char *)target.compact + 32 * o, rowsScratch + 32 * l, 32);
+      else
+        __builtin_memcpy((char *)target.instances + 64 * o, rowsScratch + 64 * l, 64);
+      if (target.affines) __builtin_memcpy((char *)target.affines + 24 * o, affinesScratch + 24 * l, 24);
+      if (target.ids) {
+        target.ids[o] = ids[8 * b + l];
+        target.depths[o] = depthsScratch[l];
+      }
+      o++;
+    }
+  }
+  *written = o;
+  return b;
 }
 
 #endif

@@ -144,79 +144,132 @@ extension ParticleStore {
     blocks range: Range<Int>, at t: Double, into target: EvaluationTarget, start: Int, scratch: EvaluationTarget,
     sinCos: UnsafeMutablePointer<SIMD8<Float>>
   ) -> Int {
-    let now = SIMD8<Double>(repeating: t)
     var o = start
-    let ids = self.ids
     // The affines' sines and cosines of the next group of blocks, computed
     // ahead (see ``rotationSinCos(_:blocks:at:into:)``).
     var groupStart = range.lowerBound
     var groupEnd = range.lowerBound
-    for b in range {
-      let p = UnsafeRawPointer(blocks + b * Self.blockBytes)
+    var b = range.lowerBound
+    while b < range.upperBound {
       if target.affines != nil && b == groupEnd {
         groupStart = b
         groupEnd = Swift.min(b + Self.sinCosGroupBlocks, range.upperBound)
-        Self.rotationSinCos(p, blocks: groupEnd - b, at: now, into: sinCos)
+        Self.rotationSinCos(
+          blocks + b * Self.blockBytes, blocks: groupEnd - b, at: SIMD8(repeating: t), into: sinCos)
       }
-      let ageD = now - p.load(as: SIMD8<Double>.self)
-      let aliveLanes = unsafeBitCast(
-        (ageD .>= 0) .& (ageD .< SIMD8<Double>(p.load(fromByteOffset: 64, as: SIMD8<Float>.self))),
-        to: SIMD8<Int64>.self)
-      let alive4 = aliveLanes.lowHalf & aliveLanes.highHalf
-      let alive2 = alive4.lowHalf & alive4.highHalf
-      let allAlive = alive2[0] & alive2[1] != 0
-      let anyAlive4 = aliveLanes.lowHalf | aliveLanes.highHalf
-      let anyAlive2 = anyAlive4.lowHalf | anyAlive4.highHalf
-      if anyAlive2[0] | anyAlive2[1] == 0 { continue }  // a dead block: nothing to draw
-      let rowIndex = p.load(fromByteOffset: 3 * 32, as: SIMD8<UInt32>.self)
-      let drawsAll = allAlive && target.hidden == nil
-      let out = drawsAll ? target : scratch
-      let at = drawsAll ? o : 0
-      // This block's sines and cosines in the group's scratch; written (and
+      // Block b's sines and cosines in the group's scratch; written (and
       // read) only when affines are asked.
-      let trigIndex = target.affines == nil ? 0 : 2 * (b - groupStart)
-      if rowIndex == SIMD8(repeating: rowIndex[0]) {
-        Self.evaluateUniformBlock(
-          p, at: t, row: UnsafePointer(constants.rows + Int(rowIndex[0]) * ParticleConstantsTable.rowFloats),
-          sinCos: sinCos + trigIndex, into: out, at: at)
-      } else {
-        // Lanes of several constants rows: two four-lane halves, each lane
-        // with its own row's constants.
-        let a = SIMD8<Float>(ageD)
-        let trig =
-          target.affines == nil
-          ? (sin: SIMD8<Float>(), cos: SIMD8<Float>()) : (sin: sinCos[trigIndex], cos: sinCos[trigIndex + 1])
-        evaluateHalf(
-          p, lanes: 0, age: a.lowHalf, constants: laneConstants(p, lanes: 0),
-          sinCos: (trig.sin.lowHalf, trig.cos.lowHalf), into: out, at: at)
-        evaluateHalf(
-          p, lanes: 4, age: a.highHalf, constants: laneConstants(p, lanes: 4),
-          sinCos: (trig.sin.highHalf, trig.cos.highHalf), into: out, at: at + 4)
+      var trig: UnsafeMutablePointer<SIMD8<Float>> { sinCos + (target.affines == nil ? 0 : 2 * (b - groupStart)) }
+      if target.hidden == nil {
+        // The common case in C, block loop and all: a run of blocks whose
+        // lanes share one constants row. It stops before a block of several
+        // rows, which is done below.
+        let end = target.affines == nil ? range.upperBound : groupEnd
+        let run = Self.evaluateRun(
+          blocks + b * Self.blockBytes, ids: ids + b * 8, count: end - b, at: t, rows: constants.rows,
+          sinCos: trig, into: target, at: o)
+        o += run.written
+        b += run.blocks
+        if b == end { continue }
       }
-      if drawsAll {
-        if target.writesSortKeys { (target.ids + o).update(from: ids + b * 8, count: 8) }
-        o += 8
-        continue
-      }
-      for lane in 0..<8 where aliveLanes[lane] != 0 {
-        if let compact = target.compact {
-          let instance = scratch.compact![lane]
-          if let hidden = target.hidden, hidden[Int(instance.cell)] { continue }
-          compact[o] = instance
-        } else {
-          let instance = scratch.instances[lane]
-          if let hidden = target.hidden, hidden[Int(instance.cell)] { continue }
-          target.instances[o] = instance
-        }
-        if let affines = target.affines { affines[o] = scratch.affines![lane] }
-        if target.writesSortKeys {
-          target.ids[o] = ids[b * 8 + lane]
-          target.depths[o] = scratch.depths[lane]
-        }
-        o += 1
-      }
+      o += evaluateBlock(b, at: t, sinCos: trig, into: target, at: o, scratch: scratch)
+      b += 1
     }
     return o - start
+  }
+
+  /// Evaluates a run of blocks from `p` whose lanes share one constants row,
+  /// up to `count` blocks, and writes their live lanes to `target` from
+  /// output index `o`: `sleet_evaluate_blocks8` of the `CSleetKernels`
+  /// header (see there for why the block loop is in C). Stops before the
+  /// first block (dead lanes aside) of several rows. Returns the blocks done
+  /// and the rows written.
+  ///
+  /// Invariants: `count` blocks from `p` are in the slab and `ids` holds
+  /// their lanes' ids; `rows` is the constants table; `sinCos` holds two
+  /// vectors per block of the run (read only with affines); the target has
+  /// room for the run's live lanes from `o`; `target.hidden` is nil (hidden
+  /// cells take ``evaluateBlock(_:at:sinCos:into:at:scratch:)``).
+  @inline(__always)
+  static func evaluateRun(
+    _ p: UnsafeRawPointer, ids: UnsafePointer<UInt64>, count: Int, at t: Double, rows: UnsafePointer<Float>,
+    sinCos: UnsafePointer<SIMD8<Float>>, into target: EvaluationTarget, at o: Int
+  ) -> (blocks: Int, written: Int) {
+    precondition(target.hidden == nil, "a run of blocks draws every live lane: no hidden cells")
+    let kernelTarget = sleet_run_target(
+      instances: target.compact == nil ? UnsafeMutableRawPointer(target.instances + o) : nil,
+      compact: target.compact.map { UnsafeMutableRawPointer($0 + o) },
+      affines: target.affines.map { UnsafeMutableRawPointer($0 + o) },
+      depths: target.writesSortKeys ? target.depths + o : nil,
+      ids: target.writesSortKeys ? target.ids + o : nil,
+      flattensDepth: target.flattensDepth ? 1 : 0)
+    var written = 0
+    let blocks = sleet_evaluate_blocks8(
+      p, ids, count, t, rows, UnsafeRawPointer(sinCos).assumingMemoryBound(to: Float.self), kernelTarget, &written)
+    return (blocks, written)
+  }
+
+  /// Block `b` one lane at a time where needed: the path for blocks whose
+  /// lanes use several constants rows, and for every block when some cell
+  /// is hidden. Writes the drawn lanes from output index `o` and returns how
+  /// many; `sinCos` holds the block's rotation sines and cosines (read only
+  /// with affines).
+  private func evaluateBlock(
+    _ b: Int, at t: Double, sinCos: UnsafeMutablePointer<SIMD8<Float>>, into target: EvaluationTarget, at o: Int,
+    scratch: EvaluationTarget
+  ) -> Int {
+    let p = UnsafeRawPointer(blocks + b * Self.blockBytes)
+    let ageD = SIMD8<Double>(repeating: t) - p.load(as: SIMD8<Double>.self)
+    let aliveLanes = unsafeBitCast(
+      (ageD .>= 0) .& (ageD .< SIMD8<Double>(p.load(fromByteOffset: 64, as: SIMD8<Float>.self))),
+      to: SIMD8<Int64>.self)
+    if aliveLanes == SIMD8(repeating: 0) { return 0 }  // a dead block: nothing to draw
+    let allAlive = aliveLanes == SIMD8(repeating: -1)
+    let rowIndex = p.load(fromByteOffset: 3 * 32, as: SIMD8<UInt32>.self)
+    let drawsAll = allAlive && target.hidden == nil
+    let out = drawsAll ? target : scratch
+    let at = drawsAll ? o : 0
+    if rowIndex == SIMD8(repeating: rowIndex[0]) {
+      Self.evaluateUniformBlock(
+        p, at: t, row: UnsafePointer(constants.rows + Int(rowIndex[0]) * ParticleConstantsTable.rowFloats),
+        sinCos: sinCos, into: out, at: at)
+    } else {
+      // Lanes of several constants rows: two four-lane halves, each lane
+      // with its own row's constants.
+      let a = SIMD8<Float>(ageD)
+      let trig =
+        target.affines == nil
+        ? (sin: SIMD8<Float>(), cos: SIMD8<Float>()) : (sin: sinCos[0], cos: sinCos[1])
+      evaluateHalf(
+        p, lanes: 0, age: a.lowHalf, constants: laneConstants(p, lanes: 0),
+        sinCos: (trig.sin.lowHalf, trig.cos.lowHalf), into: out, at: at)
+      evaluateHalf(
+        p, lanes: 4, age: a.highHalf, constants: laneConstants(p, lanes: 4),
+        sinCos: (trig.sin.highHalf, trig.cos.highHalf), into: out, at: at + 4)
+    }
+    if drawsAll {
+      if target.writesSortKeys { (target.ids + o).update(from: ids + b * 8, count: 8) }
+      return 8
+    }
+    var n = 0
+    for lane in 0..<8 where aliveLanes[lane] != 0 {
+      if let compact = target.compact {
+        let instance = scratch.compact![lane]
+        if let hidden = target.hidden, hidden[Int(instance.cell)] { continue }
+        compact[o + n] = instance
+      } else {
+        let instance = scratch.instances[lane]
+        if let hidden = target.hidden, hidden[Int(instance.cell)] { continue }
+        target.instances[o + n] = instance
+      }
+      if let affines = target.affines { affines[o + n] = scratch.affines![lane] }
+      if target.writesSortKeys {
+        target.ids[o + n] = ids[b * 8 + lane]
+        target.depths[o + n] = scratch.depths[lane]
+      }
+      n += 1
+    }
+    return n
   }
 
   /// The closed form for lanes `lanes..<lanes + 4` of the block at `p`,
