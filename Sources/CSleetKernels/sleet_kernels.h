@@ -21,9 +21,10 @@
 //
 // Editing this header: SwiftPM does not rebuild the Swift modules that import
 // a C header when only the header changed (nor for a regular C target's
-// headers; checked with SwiftPM 6.3). Touch a Swift file of SleetParticles
-// (ParticleStore+Evaluate.swift) or remove `.build` after each edit, or the
-// tests run the old kernel. CI builds from a clean clone.
+// headers; checked with SwiftPM 6.3). Touch ParticleStore+Evaluate.swift and
+// the tests that import the header (BlockRunKernelTests.swift), or remove
+// `.build`, after each edit, or the tests run the old kernel. CI builds from
+// a clean clone.
 #ifndef SLEET_KERNELS_H
 #define SLEET_KERNELS_H
 
@@ -252,6 +253,56 @@ static inline __attribute__((always_inline)) void sleet_evaluate_uniform_block8(
   sleet_store_instances8(target.instances, x, y, drawnZ, s, c[0], c[1], c[2], c[3], rect, rotation, n, spriteCell);
 }
 
+// FastTrig.sinCos (SleetParticles, FastTrig.swift) of eight lanes, stored at
+// `sine` and `cosine` (8 writable floats each, no alignment needed), operation
+// for operation, so the same bits (contraction is off above; the constants
+// are the same decimal literals, each rounded once to `float`):
+//
+//   k = round(x·2/π) by adding 1.5·2²³;  r = x − k·C₁ − k·C₂ − k·C₃
+//   sin r, cos r by their Taylor polynomials to r⁹ and r⁸ (Horner)
+//   quadrant k mod 4 swaps and negates them
+//
+// Absolute error ≤ 2·10⁻⁷ for |x| ≤ 10⁴ (FastTrig's tests, against libm).
+static inline void sleet_sincos8(sleet_float8 x, float *sine, float *cosine) {
+  sleet_float8 magic = sleet_splat(12582912.0f);  // 1.5·2²³
+  sleet_float8 shifted = x * sleet_splat(0.63661977f) + magic;
+  sleet_float8 k = shifted - magic;
+  sleet_uint8 quadrant = (sleet_uint8)shifted & 3u;
+  sleet_float8 r = x - k * sleet_splat(1.5703125f);
+  r = r - k * sleet_splat(4.837512969970703125e-4f);
+  r = r - k * sleet_splat(7.54978995489188216e-8f);
+  sleet_float8 r2 = r * r;
+  sleet_float8 ps = r2 * sleet_splat(1.0f / 362880) + sleet_splat(-1.0f / 5040);
+  ps = r2 * ps + sleet_splat(1.0f / 120);
+  ps = r2 * ps + sleet_splat(-1.0f / 6);
+  sleet_float8 s = r + (r * r2) * ps;
+  sleet_float8 pc = r2 * sleet_splat(1.0f / 40320) + sleet_splat(-1.0f / 720);
+  pc = r2 * pc + sleet_splat(1.0f / 24);
+  pc = r2 * pc + sleet_splat(-0.5f);
+  sleet_float8 c = sleet_splat(1) + r2 * pc;
+  // Quadrants 1 and 3 swap sin and cos; 2, 3 negate sin; 1, 2 negate cos.
+  sleet_uint8 swap = 0u - (quadrant & 1u);
+  sleet_uint8 sb = (sleet_uint8)s, cb = (sleet_uint8)c;
+  sleet_store8(sine, (sleet_float8)(((sb & ~swap) | (cb & swap)) ^ ((quadrant & 2u) << 30)));
+  sleet_store8(cosine, (sleet_float8)(((cb & ~swap) | (sb & swap)) ^ (((quadrant + 1u) & 2u) << 30)));
+}
+
+// The sines and cosines of the rotations of `count` consecutive blocks from
+// `p` at `now`: `out + 16·k` holds block k's sines, then its cosines (all
+// eight lanes, dead ones too). The rotation is the kernel's, spin·(float)(t −
+// birth). Why a group at a time: each sine is one chain of about 25
+// dependent operations; chains of neighbouring blocks, computed together, run
+// side by side, where one inside each block's kernel stood in the way of the
+// next block (perf, 2026-12-01).
+static inline void sleet_rotation_sincos8(const char *p, long count, sleet_double8 now, float *out) {
+  for (long k = 0; k < count; k++, p += 512) {
+    sleet_double8 birth;
+    __builtin_memcpy(&birth, p, sizeof birth);
+    sleet_float8 a = __builtin_convertvector(now - birth, sleet_float8);
+    sleet_sincos8(sleet_load8(p + 11 * 32) * a, out + 16 * k, out + 16 * k + 8);
+  }
+}
+
 // ---------------------------------------------------------------------------
 // A run of blocks: the block loop of a frame's pass 2 for blocks whose lanes
 // share one constants row.
@@ -266,6 +317,10 @@ static inline __attribute__((always_inline)) void sleet_evaluate_uniform_block8(
 // field at a time.
 
 typedef long long sleet_long8 __attribute__((vector_size(64)));
+
+// Blocks whose rotation sines and cosines a run computes at a time (see
+// sleet_rotation_sincos8); 16 made no measurable difference (2026-12-01).
+#define SLEET_SINCOS_GROUP 4
 typedef _Bool sleet_bool8 __attribute__((ext_vector_type(8)));
 
 // Where a run's live lanes go, output row 0 first. `instances` and `compact`
@@ -298,23 +353,32 @@ static inline unsigned sleet_alive_lanes8(const char *p, sleet_double8 now) {
 // than one constants row, which the caller evaluates lane by lane, or after
 // `count` blocks. Returns the blocks done; `*written` receives the rows
 // written. `ids` are the store's ids of those blocks' lanes (read only with
-// sort keys); `rows` the constants table (16 floats a row); `sinCos` the
-// rotations' sines and cosines of the run's blocks, 16 floats a block (read
-// only with affines).
+// sort keys); `rows` the constants table (16 floats a row).
 //
 // A block whose eight lanes are alive goes straight to the output; any other
-// is evaluated into a stack scratch and its live lanes copied out.
+// is evaluated into a stack scratch and its live lanes copied out. With
+// affines, the rotations' sines and cosines are computed a group of blocks
+// ahead (sleet_rotation_sincos8).
 //
 // Invariants: `count` blocks from `blocks` are readable, and `ids` has 8 per
 // block with sort keys; every row index is a row of `rows`; the target has
 // as many writable rows as the run's live lanes.
 static inline long sleet_evaluate_blocks8(
     const void *blocks, const unsigned long long *ids, long count, double t, const float *rows,
-    const float *sinCos, sleet_run_target target, long *written) {
+    sleet_run_target target, long *written) {
   const char *p = (const char *)blocks;
   sleet_double8 now = {t, t, t, t, t, t, t, t};
   long o = 0, b = 0;
+  // With affines: the sines and cosines of blocks [groupStart, groupEnd),
+  // computed when the loop reaches groupEnd.
+  _Alignas(32) float sinCos[16 * SLEET_SINCOS_GROUP];
+  long groupStart = 0, groupEnd = 0;
   for (; b < count; b++, p += 512) {
+    if (target.affines && b == groupEnd) {
+      groupStart = b;
+      groupEnd = b + SLEET_SINCOS_GROUP < count ? b + SLEET_SINCOS_GROUP : count;
+      sleet_rotation_sincos8(p, groupEnd - b, now, sinCos);
+    }
     unsigned alive = sleet_alive_lanes8(p, now);
     if (alive == 0) continue;
     sleet_uint8 rowIndex;
@@ -322,7 +386,7 @@ static inline long sleet_evaluate_blocks8(
     unsigned r0 = rowIndex[0];
     if (!__builtin_reduce_and(rowIndex == (sleet_uint8){r0, r0, r0, r0, r0, r0, r0, r0})) break;
     const float *row = rows + 16 * (unsigned long)r0;
-    const float *trig = sinCos + 16 * b;
+    const float *trig = sinCos + 16 * (b - groupStart);
     if (alive == 0xFF) {
       sleet_block_target out = {
           target.instances ? (char *)target.instances + 64 * o : 0,

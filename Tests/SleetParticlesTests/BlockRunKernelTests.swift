@@ -1,3 +1,4 @@
+import CSleetKernels
 import SleetMath
 import Testing
 
@@ -7,7 +8,9 @@ import Testing
 /// through ``ParticleStore/evaluateRun(_:ids:count:at:rows:sinCos:into:at:)``)
 /// against its naive twin: each block through the one-block kernel (checked
 /// against ``ClosedForm`` by `UniformBlockKernelTests`), its live lanes picked
-/// one at a time by the alive test written out here. Byte for byte, in every
+/// one at a time by the alive test written out here, the rotations' sines and
+/// cosines by ``ParticleStore/rotationSinCos(_:blocks:at:into:)`` (Swift's
+/// ``FastTrig``, where the run computes its own in C). Byte for byte, in every
 /// output mode: full or compact rows, with and without affines, sort keys and
 /// depth; rows past the written ones stay untouched.
 @Suite("Block-run kernel = one block at a time")
@@ -67,6 +70,8 @@ struct BlockRunKernelTests {
         put(2, l, lifetime)
         q.storeBytes(of: block.rows[l], toByteOffset: 3 * 32 + l * 4, as: UInt32.self)
         for slot in 4...15 { put(slot, l, next()) }
+        // Spins up to ±80 rad/s: rotations in every quadrant.
+        put(11, l, next() * 40)
       }
     }
     return body(UnsafeRawPointer(p))
@@ -118,12 +123,6 @@ struct BlockRunKernelTests {
     }
   }
 
-  /// Per block, two vectors of made-up sines and cosines (the kernel copies
-  /// them into the affines; their values do not matter here).
-  static let sinCos: [SIMD8<Float>] = (0..<2 * blockCount).map { k in
-    SIMD8((0..<8).map { Float(k * 8 + $0) * 0.01 - 0.5 })
-  }
-
   static let ids: [UInt64] = (0..<UInt64(8 * blockCount)).map { 1000 + $0 * 7 }
 
   /// The naive twin: blocks `0..<count` one at a time, stopping like the
@@ -145,12 +144,11 @@ struct BlockRunKernelTests {
       if (0..<8).contains(where: { q.load(fromByteOffset: 3 * 32 + $0 * 4, as: UInt32.self) != rowIndex }) {
         return (b, o)
       }
+      var sinCos = [SIMD8<Float>](repeating: .zero, count: 2)
+      ParticleStore.rotationSinCos(q, blocks: 1, at: SIMD8(repeating: t), into: &sinCos)
       rows.withUnsafeBufferPointer { rows in
-        sinCos.withUnsafeBufferPointer { sinCos in
-          ParticleStore.evaluateUniformBlock(
-            q, at: t, row: rows.baseAddress! + 16 * rowIndex, sinCos: sinCos.baseAddress! + 2 * b, into: full,
-            at: 0)
-        }
+        ParticleStore.evaluateUniformBlock(
+          q, at: t, row: rows.baseAddress! + 16 * rowIndex, sinCos: sinCos, into: full, at: 0)
       }
       for l in alive {
         if let compact = target.compact {
@@ -184,14 +182,11 @@ struct BlockRunKernelTests {
     let (done, written, wantDone, wantWritten) = Self.withBlocks { blocks in
       let run = Self.ids.withUnsafeBufferPointer { ids in
         Self.rows.withUnsafeBufferPointer { rows in
-          Self.sinCos.withUnsafeBufferPointer { sinCos in
-            ParticleStore.evaluateRun(
-              blocks, ids: ids.baseAddress!, count: count, at: Self.t, rows: rows.baseAddress!,
-              sinCos: sinCos.baseAddress!,
-              into: got.target(
-                compact: m.compact, affines: m.affines, sortKeys: m.sortKeys, flattensDepth: m.flattensDepth),
-              at: 0)
-          }
+          ParticleStore.evaluateRun(
+            blocks, ids: ids.baseAddress!, count: count, at: Self.t, rows: rows.baseAddress!,
+            into: got.target(
+              compact: m.compact, affines: m.affines, sortKeys: m.sortKeys, flattensDepth: m.flattensDepth),
+            at: 0)
         }
       }
       let naive = Self.naive(
@@ -206,6 +201,23 @@ struct BlockRunKernelTests {
     let (gotBytes, wantBytes) = (got.bytes(), want.bytes())
     for (k, name) in ["instances", "compact", "affines", "ids", "depths"].enumerated() {
       #expect(gotBytes[k] == wantBytes[k], "\(name), \(m)")
+    }
+  }
+
+  /// The C sine and cosine (`sleet_sincos8`) against ``FastTrig`` bit for
+  /// bit: 2¹⁶ arguments spread over ±10⁴ (every quadrant, the reduction's
+  /// whole tested range), the quadrant boundaries, and the edges.
+  @Test func sinCosEqualsFastTrig() {
+    var xs: [Float] = (0..<65_536).map { Float($0 - 32_768) * (10_000 / 32_768) + 0.001 * Float($0 % 7) }
+    for k in -8...8 { xs += [Float(k) * .pi / 2, (Float(k) * .pi / 2).nextUp, (Float(k) * .pi / 2).nextDown] }
+    xs += [0, -0.0, .nan, .infinity, -.infinity, .leastNonzeroMagnitude, 3e38, -4e6, 4e6]
+    while xs.count % 8 != 0 { xs.append(1) }
+    for i in stride(from: 0, to: xs.count, by: 8) {
+      let x = SIMD8(xs[i..<i + 8])
+      var sine = [Float](repeating: 0, count: 8), cosine = sine
+      sleet_sincos8(x, &sine, &cosine)
+      let want = FastTrig.sinCos(x)
+      #expect(SIMD8(sine).bitPattern == want.sin.bitPattern && SIMD8(cosine).bitPattern == want.cos.bitPattern, "\(x)")
     }
   }
 }

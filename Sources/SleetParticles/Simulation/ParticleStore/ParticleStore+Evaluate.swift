@@ -105,15 +105,14 @@ extension ParticleStore {
   /// the live particles, in store order, from output index `start`. Returns
   /// the number written (equal to pass 1's count for the same blocks).
   ///
-  /// A block whose lanes share one constants row (one cell and segment: the
-  /// common case) goes through the eight-lane kernel
-  /// ``evaluateUniformBlock(_:at:row:sinCos:into:at:)``, any other through
-  /// ``evaluateHalf(_:lanes:age:constants:sinCos:into:at:)`` twice, each lane
-  /// with its own row. A fully drawn block is written straight into the
-  /// output, any other (dead lanes, hidden cells) into an eight-instance
-  /// scratch from which the drawn lanes are copied. With affines, the
-  /// rotations' sines and cosines of each group of blocks are computed first
-  /// (``rotationSinCos(_:blocks:at:into:)``).
+  /// Runs of blocks whose lanes share one constants row (one cell and
+  /// segment: the common case) go through the C block loop
+  /// ``evaluateRun(_:ids:count:at:rows:into:at:)``. A block of several rows,
+  /// and every block when a cell is hidden, goes through
+  /// ``evaluateBlock(_:at:sinCos:into:at:scratch:)``: the eight-lane kernel
+  /// or ``evaluateHalf(_:lanes:age:constants:sinCos:into:at:)`` twice, each
+  /// lane with its own row, into a scratch from which the drawn lanes are
+  /// copied.
   ///
   /// Invariants: as in pass 1; output ranges of different chunks are
   /// disjoint; instance rows are 16-byte aligned (64-byte stride).
@@ -124,7 +123,7 @@ extension ParticleStore {
       withUnsafeTemporaryAllocation(of: CompactParticleInstance.self, capacity: 8) { scratchCompact in
         withUnsafeTemporaryAllocation(of: AffineTransform2D.self, capacity: 8) { scratchAffines in
           withUnsafeTemporaryAllocation(of: Float.self, capacity: 8) { scratchDepths in
-            withUnsafeTemporaryAllocation(of: SIMD8<Float>.self, capacity: 2 * Self.sinCosGroupBlocks) { sinCos in
+            withUnsafeTemporaryAllocation(of: SIMD8<Float>.self, capacity: 2) { sinCos in
               evaluate(
                 blocks: range, at: t, into: target, start: start,
                 scratch: EvaluationTarget(
@@ -145,34 +144,23 @@ extension ParticleStore {
     sinCos: UnsafeMutablePointer<SIMD8<Float>>
   ) -> Int {
     var o = start
-    // The affines' sines and cosines of the next group of blocks, computed
-    // ahead (see ``rotationSinCos(_:blocks:at:into:)``).
-    var groupStart = range.lowerBound
-    var groupEnd = range.lowerBound
     var b = range.lowerBound
     while b < range.upperBound {
-      if target.affines != nil && b == groupEnd {
-        groupStart = b
-        groupEnd = Swift.min(b + Self.sinCosGroupBlocks, range.upperBound)
-        Self.rotationSinCos(
-          blocks + b * Self.blockBytes, blocks: groupEnd - b, at: SIMD8(repeating: t), into: sinCos)
-      }
-      // Block b's sines and cosines in the group's scratch; written (and
-      // read) only when affines are asked.
-      var trig: UnsafeMutablePointer<SIMD8<Float>> { sinCos + (target.affines == nil ? 0 : 2 * (b - groupStart)) }
       if target.hidden == nil {
         // The common case in C, block loop and all: a run of blocks whose
         // lanes share one constants row. It stops before a block of several
         // rows, which is done below.
-        let end = target.affines == nil ? range.upperBound : groupEnd
         let run = Self.evaluateRun(
-          blocks + b * Self.blockBytes, ids: ids + b * 8, count: end - b, at: t, rows: constants.rows,
-          sinCos: trig, into: target, at: o)
+          blocks + b * Self.blockBytes, ids: ids + b * 8, count: range.upperBound - b, at: t,
+          rows: constants.rows, into: target, at: o)
         o += run.written
         b += run.blocks
-        if b == end { continue }
+        if b == range.upperBound { break }
       }
-      o += evaluateBlock(b, at: t, sinCos: trig, into: target, at: o, scratch: scratch)
+      if target.affines != nil {
+        Self.rotationSinCos(blocks + b * Self.blockBytes, blocks: 1, at: SIMD8(repeating: t), into: sinCos)
+      }
+      o += evaluateBlock(b, at: t, sinCos: sinCos, into: target, at: o, scratch: scratch)
       b += 1
     }
     return o - start
@@ -181,19 +169,19 @@ extension ParticleStore {
   /// Evaluates a run of blocks from `p` whose lanes share one constants row,
   /// up to `count` blocks, and writes their live lanes to `target` from
   /// output index `o`: `sleet_evaluate_blocks8` of the `CSleetKernels`
-  /// header (see there for why the block loop is in C). Stops before the
-  /// first block (dead lanes aside) of several rows. Returns the blocks done
-  /// and the rows written.
+  /// header (see there for why the block loop is in C; with affines it
+  /// computes the rotations' sines and cosines itself, the same bits as
+  /// ``FastTrig``). Stops before the first live block of several rows.
+  /// Returns the blocks done and the rows written.
   ///
   /// Invariants: `count` blocks from `p` are in the slab and `ids` holds
-  /// their lanes' ids; `rows` is the constants table; `sinCos` holds two
-  /// vectors per block of the run (read only with affines); the target has
-  /// room for the run's live lanes from `o`; `target.hidden` is nil (hidden
-  /// cells take ``evaluateBlock(_:at:sinCos:into:at:scratch:)``).
+  /// their lanes' ids; `rows` is the constants table; the target has room
+  /// for the run's live lanes from `o`; `target.hidden` is nil (hidden cells
+  /// take ``evaluateBlock(_:at:sinCos:into:at:scratch:)``).
   @inline(__always)
   static func evaluateRun(
     _ p: UnsafeRawPointer, ids: UnsafePointer<UInt64>, count: Int, at t: Double, rows: UnsafePointer<Float>,
-    sinCos: UnsafePointer<SIMD8<Float>>, into target: EvaluationTarget, at o: Int
+    into target: EvaluationTarget, at o: Int
   ) -> (blocks: Int, written: Int) {
     precondition(target.hidden == nil, "a run of blocks draws every live lane: no hidden cells")
     let kernelTarget = sleet_run_target(
@@ -205,7 +193,7 @@ extension ParticleStore {
       flattensDepth: target.flattensDepth ? 1 : 0)
     var written = 0
     let blocks = sleet_evaluate_blocks8(
-      p, ids, count, t, rows, UnsafeRawPointer(sinCos).assumingMemoryBound(to: Float.self), kernelTarget, &written)
+      p, ids, count, t, rows, kernelTarget, &written)
     return (blocks, written)
   }
 
@@ -347,27 +335,17 @@ extension ParticleStore {
       p, t, row, UnsafeRawPointer(sinCos), kernelTarget)
   }
 
-  /// Blocks per group whose rotations' sines and cosines
-  /// ``rotationSinCos(_:blocks:at:into:)`` computes ahead of evaluating them.
-  static let sinCosGroupBlocks = 4
-
   /// The sines and cosines of the rotations (``ClosedForm/rotation(_:age:)``)
   /// of the `count` consecutive blocks from `p` at time `now`, lanes in order:
   /// `out[2k]` the sines and `out[2k + 1]` the cosines of block k, all eight
   /// lanes (dead and unused lanes too: their values are never stored).
   ///
-  /// Why ahead, and not in the block kernels: each sine and cosine is one
-  /// chain of about 25 dependent vector operations (``FastTrig``), and the
-  /// rest of a block's kernel, about 300 instructions, fills the core's
-  /// reorder window while it runs, so the chain of one block could not
-  /// overlap the next block's and stood in the way of every block (`perf`:
-  /// with the chain replaced by a copy, `render` with affines took 3 ns less
-  /// per particle at 10k live). Here the chains of a group are independent and
-  /// close together, so they run side by side.
-  ///
-  /// Same bits as computing them in the kernels: the same age conversion,
-  /// product and ``FastTrig/sinCos(_:)-(SIMD8<Float>)`` (the four-lane kernel
-  /// on each half in the SSE2 build, ``FastTrig/sinCos8(_:)`` in AVX2).
+  /// Used for the blocks evaluated one at a time
+  /// (``evaluateBlock(_:at:sinCos:into:at:scratch:)``). Runs compute theirs
+  /// in C, a group of four blocks ahead (`sleet_rotation_sincos8`, which
+  /// says why ahead); this is its naive twin, ``FastTrig`` on the same
+  /// age conversion and product, and `BlockRunKernelTests` compares the two
+  /// bit for bit through the affines.
   ///
   /// Invariants: `p` is a block of the 64-byte-aligned slab and `count`
   /// blocks from it are in the slab; `out` holds `2·count` vectors.
