@@ -226,6 +226,9 @@ static inline __attribute__((always_inline)) void sleet_evaluate_uniform_block8(
   sleet_float8 belowOne = sleet_splat(0x1.fffffep-1f);
   n = sleet_select(n > belowOne, belowOne, n);
   sleet_float8 c[4];
+  // Unrolled on purpose: inside the block loop the inliner's budget left it a
+  // loop through a stack array (perf annotate, 2026-12-02).
+#pragma clang loop unroll(full)
   for (int k = 0; k < 4; k++) {
     sleet_float8 v = sleet_load8(p + (12 + k) * 32) + sleet_splat(row[4 + k]) * a;
     v = sleet_select(v < zero, zero, v);
