@@ -1,8 +1,11 @@
-// The particle frame's eight-lane kernel for blocks whose particles share one
-// constants row (SleetParticles' ParticleStore+Evaluate.swift calls it for
-// every such block, in every build): the closed form on eight lanes of a
-// block (structure of arrays) and its output as eight rows of the output
-// structs (array of structures), through explicit transposes.
+// The particle frame's kernels for blocks whose particles share one constants
+// row (SleetParticles' ParticleStore+Evaluate.swift calls them, in every
+// build): the closed form on eight lanes of a block (structure of arrays) and
+// its output as eight rows of the output structs (array of structures),
+// through explicit transposes (sleet_evaluate_uniform_block8); the block loop
+// over runs of such blocks, with the alive test and the copy of partly alive
+// blocks' live lanes (sleet_evaluate_blocks8); and the rotations' sines and
+// cosines for the affines (sleet_sincos8, FastTrig's twin).
 //
 // Why C: to be one straight-line eight-lane kernel. Swift passes `SIMD8`
 // values between functions as two 16-byte halves and builds
@@ -32,6 +35,8 @@ typedef float sleet_float8 __attribute__((vector_size(32)));
 typedef unsigned int sleet_uint8 __attribute__((vector_size(32)));
 typedef int sleet_int8 __attribute__((vector_size(32)));
 typedef double sleet_double8 __attribute__((vector_size(64)));
+typedef long long sleet_long8 __attribute__((vector_size(64)));
+typedef _Bool sleet_bool8 __attribute__((ext_vector_type(8)));
 
 // a0 b0 a1 b1 | a4 b4 a5 b5 (vunpcklps)
 static inline sleet_float8 sleet_unpack_low(sleet_float8 a, sleet_float8 b) {
@@ -259,7 +264,8 @@ static inline __attribute__((always_inline)) void sleet_evaluate_uniform_block8(
 // FastTrig.sinCos (SleetParticles, FastTrig.swift) of eight lanes, stored at
 // `sine` and `cosine` (8 writable floats each, no alignment needed), operation
 // for operation, so the same bits (contraction is off above; the constants
-// are the same decimal literals, each rounded once to `float`):
+// are the same decimal literals, each rounded once to `float`, and the same
+// `float` divisions for the 1/n! coefficients):
 //
 //   k = round(x·2/π) by adding 1.5·2²³;  r = x − k·C₁ − k·C₂ − k·C₃
 //   sin r, cos r by their Taylor polynomials to r⁹ and r⁸ (Horner)
@@ -319,12 +325,11 @@ static inline void sleet_rotation_sincos8(const char *p, long count, sleet_doubl
 // effect whose lifetimes vary) copied their live lanes one optional-checked
 // field at a time.
 
-typedef long long sleet_long8 __attribute__((vector_size(64)));
 
 // Blocks whose rotation sines and cosines a run computes at a time (see
-// sleet_rotation_sincos8); 16 made no measurable difference (2026-12-01).
+// sleet_rotation_sincos8); 16 made no measurable difference when the groups
+// were still formed in Swift (2026-12-01), not measured since.
 #define SLEET_SINCOS_GROUP 4
-typedef _Bool sleet_bool8 __attribute__((ext_vector_type(8)));
 
 // Where a run's live lanes go, output row 0 first. `instances` and `compact`
 // as in sleet_block_target; `ids` and `depths` both null (no sort keys) or
@@ -352,9 +357,9 @@ static inline unsigned sleet_alive_lanes8(const char *p, sleet_double8 now) {
 // Evaluates blocks 0, 1, … of `blocks` at emitter time `t`, in order, and
 // writes the live lanes to `target` from row 0, in lane order, skipping dead
 // lanes and dead blocks: what ParticleStore's pass 2 writes for them. Stops
-// before the first block whose lanes (all eight, dead ones included) use more
-// than one constants row, which the caller evaluates lane by lane, or after
-// `count` blocks. Returns the blocks done; `*written` receives the rows
+// before the first live block whose lanes (all eight, dead ones included) use
+// more than one constants row, which the caller evaluates lane by lane, or
+// after `count` blocks. Returns the blocks done; `*written` receives the rows
 // written. `ids` are the store's ids of those blocks' lanes (read only with
 // sort keys); `rows` the constants table (16 floats a row).
 //
@@ -373,21 +378,23 @@ static inline long sleet_evaluate_blocks8(
   sleet_double8 now = {t, t, t, t, t, t, t, t};
   long o = 0, b = 0;
   // With affines: the sines and cosines of blocks [groupStart, groupEnd),
-  // computed when the loop reaches groupEnd.
+  // computed for the group that starts at the first live one-row block past
+  // the previous group (each block's values depend on that block alone, so
+  // where a group starts does not change them).
   _Alignas(32) float sinCos[16 * SLEET_SINCOS_GROUP];
   long groupStart = 0, groupEnd = 0;
   for (; b < count; b++, p += 512) {
-    if (target.affines && b == groupEnd) {
-      groupStart = b;
-      groupEnd = b + SLEET_SINCOS_GROUP < count ? b + SLEET_SINCOS_GROUP : count;
-      sleet_rotation_sincos8(p, groupEnd - b, now, sinCos);
-    }
     unsigned alive = sleet_alive_lanes8(p, now);
     if (alive == 0) continue;
     sleet_uint8 rowIndex;
     __builtin_memcpy(&rowIndex, p + 3 * 32, sizeof rowIndex);
     unsigned r0 = rowIndex[0];
     if (!__builtin_reduce_and(rowIndex == (sleet_uint8){r0, r0, r0, r0, r0, r0, r0, r0})) break;
+    if (target.affines && b >= groupEnd) {
+      groupStart = b;
+      groupEnd = b + SLEET_SINCOS_GROUP < count ? b + SLEET_SINCOS_GROUP : count;
+      sleet_rotation_sincos8(p, groupEnd - b, now, sinCos);
+    }
     const float *row = rows + 16 * (unsigned long)r0;
     const float *trig = sinCos + 16 * (b - groupStart);
     if (alive == 0xFF) {
@@ -416,10 +423,8 @@ static inline long sleet_evaluate_blocks8(
       else
         __builtin_memcpy((char *)target.instances + 64 * o, rowsScratch + 64 * l, 64);
       if (target.affines) __builtin_memcpy((char *)target.affines + 24 * o, affinesScratch + 24 * l, 24);
-      if (target.ids) {
-        target.ids[o] = ids[8 * b + l];
-        target.depths[o] = depthsScratch[l];
-      }
+      if (target.ids) target.ids[o] = ids[8 * b + l];
+      if (target.depths) target.depths[o] = depthsScratch[l];
       o++;
     }
   }

@@ -5,19 +5,24 @@ import Testing
 @testable import SleetParticles
 
 /// The block loop in C (`sleet_evaluate_blocks8`, the `CSleetKernels` header,
-/// through ``ParticleStore/evaluateRun(_:ids:count:at:rows:sinCos:into:at:)``)
+/// through ``ParticleStore/evaluateRun(_:ids:count:at:rows:into:at:)``)
 /// against its naive twin: each block through the one-block kernel (checked
 /// against ``ClosedForm`` by `UniformBlockKernelTests`), its live lanes picked
 /// one at a time by the alive test written out here, the rotations' sines and
 /// cosines by ``ParticleStore/rotationSinCos(_:blocks:at:into:)`` (Swift's
 /// ``FastTrig``, where the run computes its own in C). Byte for byte, in every
 /// output mode: full or compact rows, with and without affines, sort keys and
-/// depth; rows past the written ones stay untouched.
+/// depth; from the first block and from one past a block of several rows;
+/// into output index 0 and further on; rows past the written ones stay
+/// untouched, and only the run's blocks are allocated (so AddressSanitizer
+/// catches a read past them).
 @Suite("Block-run kernel = one block at a time")
 struct BlockRunKernelTests {
   static let t = 10.0
-  static let blockCount = 7
-  /// The run stops before block 5, the first live block of several rows.
+  static let blockCount = 14
+  /// A run from block 0 stops before block 5, the first live block of
+  /// several rows; one from block 6 goes to the end (block 10 has several
+  /// rows but is dead).
   static let stop = 5
 
   /// Per block: which lanes are alive at `t` (bit l: lane l) and each lane's
@@ -30,6 +35,13 @@ struct BlockRunKernelTests {
     (0x7F, Array(repeating: 0, count: 8)),  // the last lane dead
     (0xFF, [0, 0, 0, 0, 1, 1, 1, 1]),  // several rows: the run stops here
     (0xFF, Array(repeating: 0, count: 8)),
+    (0xFF, Array(repeating: 1, count: 8)),
+    (0b0110_1111, Array(repeating: 0, count: 8)),
+    (0xFF, Array(repeating: 0, count: 8)),
+    (0x00, [1, 0, 1, 0, 1, 0, 1, 0]),  // dead, several rows
+    (0xFF, Array(repeating: 1, count: 8)),
+    (0xF0, Array(repeating: 1, count: 8)),
+    (0xFF, Array(repeating: 0, count: 8)),
   ]
 
   /// Two constants rows (``ParticleConstantsTable`` layout).
@@ -40,11 +52,22 @@ struct BlockRunKernelTests {
     Float(bitPattern: 5), Float(bitPattern: 1), Float(bitPattern: 5 | 1 << 16), 0,
   ]
 
-  /// The blocks in ``ParticleStore``'s slot layout, 64-byte aligned.
-  /// A lane's birth and lifetime give the alive pattern; block 1 holds the
-  /// edges: lane 0 at age = lifetime (dead), lane 1 born at `t` (alive, age
-  /// 0), lane 2 born after `t` (dead).
-  static func withBlocks<R>(_ body: (UnsafeRawPointer) -> R) -> R {
+  /// Blocks `first..<first + count` in ``ParticleStore``'s slot layout,
+  /// 64-byte aligned, in an allocation of exactly that size. A lane's birth
+  /// and lifetime give the alive pattern; block 1 holds the edges: lane 0 at
+  /// age = lifetime (dead), lane 1 born at `t` (alive, age 0), lane 2 born
+  /// after `t` (dead).
+  static func withBlocks<R>(first: Int, count: Int, _ body: (UnsafeRawPointer) -> R) -> R {
+    allBlocks { all in
+      let bytes = count * ParticleStore.blockBytes
+      let p = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 64)
+      defer { p.deallocate() }
+      p.copyMemory(from: all + first * ParticleStore.blockBytes, byteCount: bytes)
+      return body(UnsafeRawPointer(p))
+    }
+  }
+
+  static func allBlocks<R>(_ body: (UnsafeRawPointer) -> R) -> R {
     let bytes = blockCount * ParticleStore.blockBytes
     let p = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 64)
     defer { p.deallocate() }
@@ -80,15 +103,21 @@ struct BlockRunKernelTests {
   /// Output buffers (64 rows each, filled with a marker byte) and the
   /// target that writes into them.
   final class Output {
-    static let capacity = 64
     static let marker: UInt8 = 0xA5
-    let instances = UnsafeMutablePointer<ParticleInstance>.allocate(capacity: capacity)
-    let compact = UnsafeMutablePointer<CompactParticleInstance>.allocate(capacity: capacity)
-    let affines = UnsafeMutablePointer<AffineTransform2D>.allocate(capacity: capacity)
-    let ids = UnsafeMutablePointer<UInt64>.allocate(capacity: capacity)
-    let depths = UnsafeMutablePointer<Float>.allocate(capacity: capacity)
+    let capacity: Int
+    let instances: UnsafeMutablePointer<ParticleInstance>
+    let compact: UnsafeMutablePointer<CompactParticleInstance>
+    let affines: UnsafeMutablePointer<AffineTransform2D>
+    let ids: UnsafeMutablePointer<UInt64>
+    let depths: UnsafeMutablePointer<Float>
 
-    init() {
+    init(capacity: Int = 64) {
+      self.capacity = capacity
+      instances = .allocate(capacity: capacity)
+      compact = .allocate(capacity: capacity)
+      affines = .allocate(capacity: capacity)
+      ids = .allocate(capacity: capacity)
+      depths = .allocate(capacity: capacity)
       for (p, size) in buffers { p.initializeMemory(as: UInt8.self, repeating: Self.marker, count: size) }
     }
 
@@ -103,10 +132,10 @@ struct BlockRunKernelTests {
     /// Each buffer's bytes and its row size.
     var buffers: [(UnsafeMutableRawPointer, Int)] {
       [
-        (UnsafeMutableRawPointer(instances), Self.capacity * 64),
-        (UnsafeMutableRawPointer(compact), Self.capacity * 32),
-        (UnsafeMutableRawPointer(affines), Self.capacity * 24), (UnsafeMutableRawPointer(ids), Self.capacity * 8),
-        (UnsafeMutableRawPointer(depths), Self.capacity * 4),
+        (UnsafeMutableRawPointer(instances), capacity * 64),
+        (UnsafeMutableRawPointer(compact), capacity * 32),
+        (UnsafeMutableRawPointer(affines), capacity * 24), (UnsafeMutableRawPointer(ids), capacity * 8),
+        (UnsafeMutableRawPointer(depths), capacity * 4),
       ]
     }
 
@@ -125,14 +154,17 @@ struct BlockRunKernelTests {
 
   static let ids: [UInt64] = (0..<UInt64(8 * blockCount)).map { 1000 + $0 * 7 }
 
-  /// The naive twin: blocks `0..<count` one at a time, stopping like the
-  /// kernel. Returns the blocks done and rows written.
-  static func naive(_ blocks: UnsafeRawPointer, count: Int, into target: EvaluationTarget) -> (Int, Int) {
+  /// The naive twin: blocks `0..<count` of `blocks` (the list's blocks from
+  /// `first`, for their ids) one at a time, stopping like the kernel, written
+  /// from output index `start`. Returns the blocks done and rows written.
+  static func naive(
+    _ blocks: UnsafeRawPointer, first: Int, count: Int, at start: Int, into target: EvaluationTarget
+  ) -> (Int, Int) {
     let scratch = Output()
     let full = scratch.target(
       compact: target.compact != nil, affines: target.affines != nil, sortKeys: target.writesSortKeys,
       flattensDepth: target.flattensDepth)
-    var o = 0
+    var o = start
     for b in 0..<count {
       let q = blocks + b * ParticleStore.blockBytes
       let alive = (0..<8).filter { l in
@@ -142,7 +174,7 @@ struct BlockRunKernelTests {
       if alive.isEmpty { continue }
       let rowIndex = Int(q.load(fromByteOffset: 3 * 32, as: UInt32.self))
       if (0..<8).contains(where: { q.load(fromByteOffset: 3 * 32 + $0 * 4, as: UInt32.self) != rowIndex }) {
-        return (b, o)
+        return (b, o - start)
       }
       var sinCos = [SIMD8<Float>](repeating: .zero, count: 2)
       ParticleStore.rotationSinCos(q, blocks: 1, at: SIMD8(repeating: t), into: &sinCos)
@@ -158,13 +190,13 @@ struct BlockRunKernelTests {
         }
         if let affines = target.affines { affines[o] = full.affines![l] }
         if target.writesSortKeys {
-          target.ids[o] = ids[8 * b + l]
+          target.ids[o] = ids[8 * (first + b) + l]
           target.depths[o] = full.depths[l]
         }
         o += 1
       }
     }
-    return (count, o)
+    return (count, o - start)
   }
 
   static let modes: [(compact: Bool, affines: Bool, sortKeys: Bool, flattensDepth: Bool)] =
@@ -174,30 +206,37 @@ struct BlockRunKernelTests {
       }
     }
 
-  @Test(arguments: 0..<modes.count, [3, blockCount])
-  func runEqualsBlocksOneAtATime(mode: Int, count: Int) {
+  /// (first block, blocks, output index): from the start, stopped by the
+  /// count or by the block of several rows; from past that block to the end
+  /// (two groups of sines), written from output index 5.
+  static let runs: [(first: Int, count: Int, at: Int)] = [(0, 3, 0), (0, 7, 0), (6, 8, 5)]
+
+  @Test(arguments: 0..<modes.count, 0..<runs.count)
+  func runEqualsBlocksOneAtATime(mode: Int, run r: Int) {
     let m = Self.modes[mode]
+    let (first, count, o) = Self.runs[r]
     let got = Output()
     let want = Output()
-    let (done, written, wantDone, wantWritten) = Self.withBlocks { blocks in
+    let (done, written, wantDone, wantWritten) = Self.withBlocks(first: first, count: count) { blocks in
       let run = Self.ids.withUnsafeBufferPointer { ids in
         Self.rows.withUnsafeBufferPointer { rows in
           ParticleStore.evaluateRun(
-            blocks, ids: ids.baseAddress!, count: count, at: Self.t, rows: rows.baseAddress!,
+            blocks, ids: ids.baseAddress! + 8 * first, count: count, at: Self.t, rows: rows.baseAddress!,
             into: got.target(
               compact: m.compact, affines: m.affines, sortKeys: m.sortKeys, flattensDepth: m.flattensDepth),
-            at: 0)
+            at: o)
         }
       }
       let naive = Self.naive(
-        blocks, count: count,
+        blocks, first: first, count: count, at: o,
         into: want.target(compact: m.compact, affines: m.affines, sortKeys: m.sortKeys, flattensDepth: m.flattensDepth))
       return (run.blocks, run.written, naive.0, naive.1)
     }
     #expect(done == wantDone && written == wantWritten, "\(m)")
-    #expect(done == Swift.min(count, Self.stop))
-    // Lanes alive in blocks 0…2: 8 + 4 + 0; in 0…4: 8 + 4 + 0 + 8 + 7.
-    #expect(written == (count == 3 ? 12 : 27))
+    #expect(done == (first == 0 ? Swift.min(count, Self.stop) : count))
+    // Lanes alive in blocks 0…2: 8 + 4 + 0; in 0…4: 8 + 4 + 0 + 8 + 7;
+    // in 6…13: 8 + 8 + 6 + 8 + 0 + 8 + 4 + 8.
+    #expect(written == [12, 27, 50][r])
     let (gotBytes, wantBytes) = (got.bytes(), want.bytes())
     for (k, name) in ["instances", "compact", "affines", "ids", "depths"].enumerated() {
       #expect(gotBytes[k] == wantBytes[k], "\(name), \(m)")
@@ -218,6 +257,39 @@ struct BlockRunKernelTests {
       sleet_sincos8(x, &sine, &cosine)
       let want = FastTrig.sinCos(x)
       #expect(SIMD8(sine).bitPattern == want.sin.bitPattern && SIMD8(cosine).bitPattern == want.cos.bitPattern, "\(x)")
+    }
+  }
+
+  /// Every block one at a time in Swift (the path taken while a cell is
+  /// hidden; here no cell is, so both paths draw every live lane) and the C
+  /// runs write the same bytes, on presets whose stores mix rows in a block
+  /// (several cells, sub-cells), with affines and sort keys: the sines of
+  /// the Swift path are ``ParticleStore/rotationSinCos(_:blocks:at:into:)``'s.
+  @Test(arguments: ["confetti", "fireworks"], [false, true])
+  func oneBlockAtATimeEqualsTheRuns(preset: String, compact: Bool) throws {
+    let system = try ParticleSystem(effect: try Effect.preset(named: preset))
+    system.seek(to: 6.1)
+    let store = system.store
+    let t = try #require(system.localTime)
+    var mixed = 0
+    for b in 0..<store.blockCount {
+      let rows = (store.blocks + b * ParticleStore.blockBytes + 3 * 32).load(as: SIMD8<UInt32>.self)
+      if rows != SIMD8(repeating: rows[0]) { mixed += 1 }
+    }
+    #expect(mixed > 0, "the preset's store has blocks of several rows")
+    let noneHidden = [Bool](repeating: false, count: 256)
+    func render(hidden: UnsafePointer<Bool>?) -> (Int, [[UInt8]]) {
+      let out = Output(capacity: Swift.max(1, store.count))
+      var target = out.target(compact: compact, affines: true, sortKeys: true, flattensDepth: false)
+      target.hidden = hidden
+      let written = store.evaluate(blocks: 0..<store.blockCount, at: t, into: target, start: 0)
+      return (written, out.bytes())
+    }
+    let runs = render(hidden: nil)
+    let oneAtATime = noneHidden.withUnsafeBufferPointer { render(hidden: $0.baseAddress!) }
+    #expect(runs.0 > 20 && runs.0 == oneAtATime.0, "\(runs.0) \(oneAtATime.0) of \(store.count)")
+    for (k, name) in ["instances", "compact", "affines", "ids", "depths"].enumerated() {
+      #expect(runs.1[k] == oneAtATime.1[k], "\(preset), \(name)")
     }
   }
 }

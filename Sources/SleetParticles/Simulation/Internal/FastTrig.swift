@@ -65,7 +65,9 @@ enum FastTrig {
 extension FastTrig {
   /// ``sinCos(_:)-(SIMD4<Float>)`` on eight lanes, operation for operation
   /// (keep the two in step: the tests compare the eight-lane cone with the
-  /// scalar one in the haswell build).
+  /// scalar one in the haswell build; and with `sleet_sincos8`, the C copy
+  /// in `CSleetKernels` that the frame's block loop uses, which
+  /// `BlockRunKernelTests` compares with these bit for bit).
   @inline(__always)
   static func sinCos8(_ x: SIMD8<Float>) -> (sin: SIMD8<Float>, cos: SIMD8<Float>) {
     typealias V = SIMD8<Float>
