@@ -9,7 +9,7 @@ import Testing
 /// against its naive twin: each block through the one-block kernel (checked
 /// against ``ClosedForm`` by `UniformBlockKernelTests`), its live lanes picked
 /// one at a time by the alive test written out here, the rotations' sines and
-/// cosines by ``ParticleStore/rotationSinCos(_:blocks:at:into:)`` (Swift's
+/// cosines by ``ParticleStore/rotationSinCos(_:at:into:)`` (Swift's
 /// ``FastTrig``, where the run computes its own in C). Byte for byte, in every
 /// output mode: full or compact rows, with and without affines, sort keys and
 /// depth; from the first block and from one past a block of several rows;
@@ -177,7 +177,7 @@ struct BlockRunKernelTests {
         return (b, o - start)
       }
       var sinCos = [SIMD8<Float>](repeating: .zero, count: 2)
-      ParticleStore.rotationSinCos(q, blocks: 1, at: SIMD8(repeating: t), into: &sinCos)
+      ParticleStore.rotationSinCos(q, at: t, into: &sinCos)
       rows.withUnsafeBufferPointer { rows in
         ParticleStore.evaluateUniformBlock(
           q, at: t, row: rows.baseAddress! + 16 * rowIndex, sinCos: sinCos, into: full, at: 0)
@@ -264,7 +264,7 @@ struct BlockRunKernelTests {
   /// hidden; here no cell is, so both paths draw every live lane) and the C
   /// runs write the same bytes, on presets whose stores mix rows in a block
   /// (several cells, sub-cells), with affines and sort keys: the sines of
-  /// the Swift path are ``ParticleStore/rotationSinCos(_:blocks:at:into:)``'s.
+  /// the Swift path are ``ParticleStore/rotationSinCos(_:at:into:)``'s.
   @Test(arguments: ["confetti", "fireworks"], [false, true])
   func oneBlockAtATimeEqualsTheRuns(preset: String, compact: Bool) throws {
     let system = try ParticleSystem(effect: try Effect.preset(named: preset))

@@ -130,7 +130,7 @@ struct UniformBlockKernelTests {
     var ids = [UInt64](repeating: 0, count: 8)
     var sinCos = [SIMD8<Float>](repeating: .zero, count: 2)
     withBlock { block in
-      ParticleStore.rotationSinCos(block, blocks: 1, at: SIMD8(repeating: t), into: &sinCos)
+      ParticleStore.rotationSinCos(block, at: t, into: &sinCos)
       instances.withUnsafeMutableBufferPointer { instances in
         compactRows.withUnsafeMutableBufferPointer { compactRows in
           affines.withUnsafeMutableBufferPointer { affines in

@@ -158,7 +158,7 @@ extension ParticleStore {
         if b == range.upperBound { break }
       }
       if target.affines != nil {
-        Self.rotationSinCos(blocks + b * Self.blockBytes, blocks: 1, at: SIMD8(repeating: t), into: sinCos)
+        Self.rotationSinCos(blocks + b * Self.blockBytes, at: t, into: sinCos)
       }
       o += evaluateBlock(b, at: t, sinCos: sinCos, into: target, at: o, scratch: scratch)
       b += 1
@@ -318,7 +318,7 @@ extension ParticleStore {
   ///
   /// Invariants: `p` is a block of the slab with `row` its lanes' shared
   /// row; `sinCos` holds the block's sines then cosines (written by
-  /// ``rotationSinCos(_:blocks:at:into:)``; read only for affines); the
+  /// ``rotationSinCos(_:at:into:)``; read only for affines); the
   /// target has 8 writable rows from `o`.
   @inline(__always)
   static func evaluateUniformBlock(
@@ -336,9 +336,9 @@ extension ParticleStore {
   }
 
   /// The sines and cosines of the rotations (``ClosedForm/rotation(_:age:)``)
-  /// of the `count` consecutive blocks from `p` at time `now`, lanes in order:
-  /// `out[2k]` the sines and `out[2k + 1]` the cosines of block k, all eight
-  /// lanes (dead and unused lanes too: their values are never stored).
+  /// of the block at `p` at time `t`, lanes in order: `out[0]` the sines and
+  /// `out[1]` the cosines, all eight lanes (dead and unused lanes too: their
+  /// values are never stored).
   ///
   /// Used for the blocks evaluated one at a time
   /// (``evaluateBlock(_:at:sinCos:into:at:scratch:)``). Runs compute theirs
@@ -347,20 +347,15 @@ extension ParticleStore {
   /// age conversion and product, and `BlockRunKernelTests` compares the two
   /// bit for bit through the affines.
   ///
-  /// Invariants: `p` is a block of the 64-byte-aligned slab and `count`
-  /// blocks from it are in the slab; `out` holds `2·count` vectors.
+  /// Invariants: `p` is a block of the 64-byte-aligned slab; `out` holds
+  /// two vectors.
   @inline(never)
-  static func rotationSinCos(
-    _ p: UnsafeRawPointer, blocks count: Int, at now: SIMD8<Double>, into out: UnsafeMutablePointer<SIMD8<Float>>
-  ) {
-    for k in 0..<count {
-      let q = p + k * blockBytes
-      let a = SIMD8<Float>(now - q.load(as: SIMD8<Double>.self))
-      let (sinR, cosR) = FastTrig.sinCos(
-        ClosedForm.rotation(q.load(fromByteOffset: 11 * 32, as: SIMD8<Float>.self), age: a))
-      out[2 * k] = sinR
-      out[2 * k + 1] = cosR
-    }
+  static func rotationSinCos(_ p: UnsafeRawPointer, at t: Double, into out: UnsafeMutablePointer<SIMD8<Float>>) {
+    let a = SIMD8<Float>(SIMD8(repeating: t) - p.load(as: SIMD8<Double>.self))
+    let (sinR, cosR) = FastTrig.sinCos(
+      ClosedForm.rotation(p.load(fromByteOffset: 11 * 32, as: SIMD8<Float>.self), age: a))
+    out[0] = sinR
+    out[1] = cosR
   }
 
   /// Four lanes of clamped colour as `R8G8B8A8_UNORM` words: each channel
