@@ -148,8 +148,8 @@ extension ParticleStore {
     while b < range.upperBound {
       if target.hidden == nil {
         // The common case in C, block loop and all: a run of blocks whose
-        // lanes share one constants row. It stops before a block of several
-        // rows, which is done below.
+        // lanes share one constants row. It stops before a live block of
+        // several rows, which is done below.
         let run = Self.evaluateRun(
           blocks + b * Self.blockBytes, ids: ids + b * 8, count: range.upperBound - b, at: t,
           rows: constants.rows, into: target, at: o)
