@@ -321,10 +321,9 @@ static inline void sleet_rotation_sincos8(const char *p, long count, sleet_doubl
 // `SIMD8<Double>` masks came out as pack/shift/extract chains into general
 // registers and the block's state was spilled around them, about 40
 // instructions a block before the kernel began (`perf annotate`,
-// 2026-12-02), and the partly alive blocks (a fifth of them in a steady
-// effect whose lifetimes vary) copied their live lanes one optional-checked
-// field at a time.
-
+// 2026-12-02), and the partly alive blocks (the oldest ones, in an effect
+// whose lifetimes vary) copied their live lanes one optional-checked field at
+// a time.
 
 // Blocks whose rotation sines and cosines a run computes at a time (see
 // sleet_rotation_sincos8); 16 made no measurable difference when the groups

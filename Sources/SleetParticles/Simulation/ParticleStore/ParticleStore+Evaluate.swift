@@ -157,9 +157,6 @@ extension ParticleStore {
         b += run.blocks
         if b == range.upperBound { break }
       }
-      if target.affines != nil {
-        Self.rotationSinCos(blocks + b * Self.blockBytes, at: t, into: sinCos)
-      }
       o += evaluateBlock(b, at: t, sinCos: sinCos, into: target, at: o, scratch: scratch)
       b += 1
     }
@@ -200,8 +197,8 @@ extension ParticleStore {
   /// Block `b` one lane at a time where needed: the path for blocks whose
   /// lanes use several constants rows, and for every block when some cell
   /// is hidden. Writes the drawn lanes from output index `o` and returns how
-  /// many; `sinCos` holds the block's rotation sines and cosines (read only
-  /// with affines).
+  /// many; `sinCos` is scratch for the block's rotation sines and cosines
+  /// (two vectors, computed here, only for a live block with affines).
   private func evaluateBlock(
     _ b: Int, at t: Double, sinCos: UnsafeMutablePointer<SIMD8<Float>>, into target: EvaluationTarget, at o: Int,
     scratch: EvaluationTarget
@@ -212,6 +209,7 @@ extension ParticleStore {
       (ageD .>= 0) .& (ageD .< SIMD8<Double>(p.load(fromByteOffset: 64, as: SIMD8<Float>.self))),
       to: SIMD8<Int64>.self)
     if aliveLanes == SIMD8(repeating: 0) { return 0 }  // a dead block: nothing to draw
+    if target.affines != nil { Self.rotationSinCos(p, at: t, into: sinCos) }
     let allAlive = aliveLanes == SIMD8(repeating: -1)
     let rowIndex = p.load(fromByteOffset: 3 * 32, as: SIMD8<UInt32>.self)
     let drawsAll = allAlive && target.hidden == nil
