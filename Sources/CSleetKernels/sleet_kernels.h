@@ -5,7 +5,9 @@
 // through explicit transposes (sleet_evaluate_uniform_block8); the block loop
 // over runs of such blocks, with the alive test and the copy of partly alive
 // blocks' live lanes (sleet_evaluate_blocks8); and the rotations' sines and
-// cosines for the affines (sleet_sincos8, FastTrig's twin).
+// cosines for the affines (sleet_sincos8, FastTrig's twin). The block loop
+// is compiled twice in the portable x86-64 build: for its SSE2 baseline and
+// with AVX2, which the caller runs where the CPU has it (see the end).
 //
 // Why C: to be one straight-line eight-lane kernel. Swift passes `SIMD8`
 // values between functions as two 16-byte halves and builds
@@ -31,6 +33,12 @@
 #ifndef SLEET_KERNELS_H
 #define SLEET_KERNELS_H
 
+// Every helper is always inlined: the block loop is compiled twice in x86-64
+// builds without AVX2 (see "Two compilations of the block loop" below), and a
+// helper left out of line would be compiled for the baseline and called from
+// the AVX2 copy, passing 32-byte vectors through memory.
+#define SLEET_INLINE static inline __attribute__((always_inline))
+
 typedef float sleet_float8 __attribute__((vector_size(32)));
 typedef unsigned int sleet_uint8 __attribute__((vector_size(32)));
 typedef int sleet_int8 __attribute__((vector_size(32)));
@@ -39,37 +47,37 @@ typedef long long sleet_long8 __attribute__((vector_size(64)));
 typedef _Bool sleet_bool8 __attribute__((ext_vector_type(8)));
 
 // a0 b0 a1 b1 | a4 b4 a5 b5 (vunpcklps)
-static inline sleet_float8 sleet_unpack_low(sleet_float8 a, sleet_float8 b) {
+SLEET_INLINE sleet_float8 sleet_unpack_low(sleet_float8 a, sleet_float8 b) {
   return __builtin_shufflevector(a, b, 0, 8, 1, 9, 4, 12, 5, 13);
 }
 // a2 b2 a3 b3 | a6 b6 a7 b7 (vunpckhps)
-static inline sleet_float8 sleet_unpack_high(sleet_float8 a, sleet_float8 b) {
+SLEET_INLINE sleet_float8 sleet_unpack_high(sleet_float8 a, sleet_float8 b) {
   return __builtin_shufflevector(a, b, 2, 10, 3, 11, 6, 14, 7, 15);
 }
 // a0 a1 b0 b1 | a4 a5 b4 b5 (vshufps 0x44)
-static inline sleet_float8 sleet_pairs_low(sleet_float8 a, sleet_float8 b) {
+SLEET_INLINE sleet_float8 sleet_pairs_low(sleet_float8 a, sleet_float8 b) {
   return __builtin_shufflevector(a, b, 0, 1, 8, 9, 4, 5, 12, 13);
 }
 // a2 a3 b2 b3 | a6 a7 b6 b7 (vshufps 0xEE)
-static inline sleet_float8 sleet_pairs_high(sleet_float8 a, sleet_float8 b) {
+SLEET_INLINE sleet_float8 sleet_pairs_high(sleet_float8 a, sleet_float8 b) {
   return __builtin_shufflevector(a, b, 2, 3, 10, 11, 6, 7, 14, 15);
 }
 // a's low 128 bits, then b's low 128 bits (vperm2f128 0x20)
-static inline sleet_float8 sleet_halves_low(sleet_float8 a, sleet_float8 b) {
+SLEET_INLINE sleet_float8 sleet_halves_low(sleet_float8 a, sleet_float8 b) {
   return __builtin_shufflevector(a, b, 0, 1, 2, 3, 8, 9, 10, 11);
 }
 // a's high 128 bits, then b's high 128 bits (vperm2f128 0x31)
-static inline sleet_float8 sleet_halves_high(sleet_float8 a, sleet_float8 b) {
+SLEET_INLINE sleet_float8 sleet_halves_high(sleet_float8 a, sleet_float8 b) {
   return __builtin_shufflevector(a, b, 4, 5, 6, 7, 12, 13, 14, 15);
 }
 
-static inline void sleet_store8(void *to, sleet_float8 v) { __builtin_memcpy(to, &v, sizeof v); }
+SLEET_INLINE void sleet_store8(void *to, sleet_float8 v) { __builtin_memcpy(to, &v, sizeof v); }
 
 // Writes the 8×8 transpose of columns c0…c7: row l = (c0[l], …, c7[l]) at
 // `out + l·stride`. 24 shuffles and 8 stores of 32 bytes.
 // Invariant: the eight 32-byte rows are writable; no alignment needed
 // (unaligned stores).
-static inline void sleet_store_transposed8x8(
+SLEET_INLINE void sleet_store_transposed8x8(
     void *out, long stride, sleet_float8 c0, sleet_float8 c1, sleet_float8 c2, sleet_float8 c3, sleet_float8 c4,
     sleet_float8 c5, sleet_float8 c6, sleet_float8 c7) {
   char *o = (char *)out;
@@ -98,7 +106,7 @@ static inline void sleet_store_transposed8x8(
 // `spriteCell` holds (sprite, cell) in every pair of lanes (bit patterns,
 // copied, never computed on). 38 shuffles and 16 stores of 32 bytes.
 // Invariant: 512 writable bytes at `out`; no alignment needed.
-static inline void sleet_store_instances8(
+SLEET_INLINE void sleet_store_instances8(
     void *out, sleet_float8 x, sleet_float8 y, sleet_float8 z, sleet_float8 scale, sleet_float8 r, sleet_float8 g,
     sleet_float8 b, sleet_float8 a, sleet_float8 rect, sleet_float8 rotation, sleet_float8 normalizedAge,
     sleet_float8 spriteCell) {
@@ -121,7 +129,7 @@ static inline void sleet_store_instances8(
 // Eight 32-byte CompactParticleInstance rows at `out`: (x, y, z, scale,
 // rotation, normalizedAge, colour word, sprite·cell word), the last two as
 // bit patterns. Invariant: 256 writable bytes at `out`.
-static inline void sleet_store_compact8(
+SLEET_INLINE void sleet_store_compact8(
     void *out, sleet_float8 x, sleet_float8 y, sleet_float8 z, sleet_float8 scale, sleet_float8 rotation,
     sleet_float8 normalizedAge, sleet_float8 color, sleet_float8 spriteCell) {
   sleet_store_transposed8x8(out, 32, x, y, z, scale, rotation, normalizedAge, color, spriteCell);
@@ -131,7 +139,7 @@ static inline void sleet_store_compact8(
 // tx, ty) = (sc, ss, −ss, sc, x, y), −ss by flipping the sign bit as scalar
 // negation does (0 − ss would turn −0 into +0). 20 shuffles and 6 stores of
 // 32 bytes. Invariant: 192 writable bytes at `out`; no alignment needed.
-static inline void sleet_store_affines8(
+SLEET_INLINE void sleet_store_affines8(
     void *out, sleet_float8 sc, sleet_float8 ss, sleet_float8 x, sleet_float8 y) {
   char *o = (char *)out;
   sleet_float8 nss = (sleet_float8)((sleet_uint8)ss ^ 0x80000000u);
@@ -179,13 +187,13 @@ static inline void sleet_store_affines8(
 // pass through as in `x < 0 ? 0 : x`.
 #pragma clang fp contract(off)
 
-static inline sleet_float8 sleet_select(sleet_int8 mask, sleet_float8 ifTrue, sleet_float8 ifFalse) {
+SLEET_INLINE sleet_float8 sleet_select(sleet_int8 mask, sleet_float8 ifTrue, sleet_float8 ifFalse) {
   return (sleet_float8)(((sleet_int8)ifTrue & mask) | ((sleet_int8)ifFalse & ~mask));
 }
 
-static inline sleet_float8 sleet_splat(float v) { return (sleet_float8){v, v, v, v, v, v, v, v}; }
+SLEET_INLINE sleet_float8 sleet_splat(float v) { return (sleet_float8){v, v, v, v, v, v, v, v}; }
 
-static inline sleet_float8 sleet_load8(const char *p) {
+SLEET_INLINE sleet_float8 sleet_load8(const char *p) {
   sleet_float8 v;
   __builtin_memcpy(&v, p, sizeof v);
   return v;
@@ -211,7 +219,7 @@ typedef struct {
 // loads are unaligned); each target pointer is null or has 8 writable rows;
 // every lane is written, dead ones included (the caller copies out the drawn
 // ones when not all are).
-static inline __attribute__((always_inline)) void sleet_evaluate_uniform_block8(
+SLEET_INLINE void sleet_evaluate_uniform_block8(
     const void *block, double t, const float *row, const void *sinCos, sleet_block_target target) {
   const char *p = (const char *)block;
   sleet_double8 birth;
@@ -272,7 +280,7 @@ static inline __attribute__((always_inline)) void sleet_evaluate_uniform_block8(
 //   quadrant k mod 4 swaps and negates them
 //
 // Absolute error ≤ 2·10⁻⁷ for |x| ≤ 10⁴ (FastTrig's tests, against libm).
-static inline void sleet_sincos8(sleet_float8 x, float *sine, float *cosine) {
+SLEET_INLINE void sleet_sincos8(sleet_float8 x, float *sine, float *cosine) {
   sleet_float8 magic = sleet_splat(12582912.0f);  // 1.5·2²³
   sleet_float8 shifted = x * sleet_splat(0.63661977f) + magic;
   sleet_float8 k = shifted - magic;
@@ -303,7 +311,7 @@ static inline void sleet_sincos8(sleet_float8 x, float *sine, float *cosine) {
 // dependent operations; chains of neighbouring blocks, computed together, run
 // side by side, where one inside each block's kernel stood in the way of the
 // next block (perf, 2026-12-01).
-static inline void sleet_rotation_sincos8(const char *p, long count, sleet_double8 now, float *out) {
+SLEET_INLINE void sleet_rotation_sincos8(const char *p, long count, sleet_double8 now, float *out) {
   for (long k = 0; k < count; k++, p += 512) {
     sleet_double8 birth;
     __builtin_memcpy(&birth, p, sizeof birth);
@@ -344,7 +352,7 @@ typedef struct {
 
 // Bit l set: lane l of the block at `p` is alive at `now`, 0 ≤ t − birth <
 // lifetime in `Double` (ParticleStore's alive test, the same compares).
-static inline unsigned sleet_alive_lanes8(const char *p, sleet_double8 now) {
+SLEET_INLINE unsigned sleet_alive_lanes8(const char *p, sleet_double8 now) {
   sleet_double8 birth;
   __builtin_memcpy(&birth, p, sizeof birth);
   sleet_double8 age = now - birth;
@@ -370,7 +378,7 @@ static inline unsigned sleet_alive_lanes8(const char *p, sleet_double8 now) {
 // Invariants: `count` blocks from `blocks` are readable, and `ids` has 8 per
 // block with sort keys; every row index is a row of `rows`; the target has
 // as many writable rows as the run's live lanes.
-static inline long sleet_evaluate_blocks8(
+SLEET_INLINE long sleet_evaluate_blocks8_body(
     const void *blocks, const unsigned long long *ids, long count, double t, const float *rows,
     sleet_run_target target, long *written) {
   const char *p = (const char *)blocks;
@@ -429,6 +437,42 @@ static inline long sleet_evaluate_blocks8(
   }
   *written = o;
   return b;
+}
+
+// ---------------------------------------------------------------------------
+// Two compilations of the block loop.
+//
+// sleet_evaluate_blocks8 is the loop compiled for the build's target.
+// sleet_evaluate_blocks8_avx2 is the same loop compiled with AVX2 enabled
+// (`target("avx2")`) in x86-64 builds without it — the portable build, whose
+// baseline is SSE2, where each eight-lane operation is two four-lane ones and
+// the kernel's values spill from sixteen `xmm` registers; in every other
+// build it is the same code as sleet_evaluate_blocks8. The caller picks it
+// when sleet_cpu_has_avx2() says the CPU and the OS support AVX2.
+//
+// Same bits either way: the loop is the same IEEE operations in the same
+// order (contraction is off, and the AVX2 copy does not enable FMA), only
+// the vector width of the instructions differs (BlockRunKernelTests compares
+// the two byte for byte).
+//
+// Invariants: as sleet_evaluate_blocks8_body; the AVX2 copy runs only where
+// sleet_cpu_has_avx2() returned 1.
+#if defined(__x86_64__) && !defined(__AVX2__)
+#define SLEET_AVX2_COPY __attribute__((target("avx2")))
+#else
+#define SLEET_AVX2_COPY
+#endif
+
+static inline long sleet_evaluate_blocks8(
+    const void *blocks, const unsigned long long *ids, long count, double t, const float *rows,
+    sleet_run_target target, long *written) {
+  return sleet_evaluate_blocks8_body(blocks, ids, count, t, rows, target, written);
+}
+
+SLEET_AVX2_COPY static inline long sleet_evaluate_blocks8_avx2(
+    const void *blocks, const unsigned long long *ids, long count, double t, const float *rows,
+    sleet_run_target target, long *written) {
+  return sleet_evaluate_blocks8_body(blocks, ids, count, t, rows, target, written);
 }
 
 #endif

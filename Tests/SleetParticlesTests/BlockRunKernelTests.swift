@@ -5,7 +5,7 @@ import Testing
 @testable import SleetParticles
 
 /// The block loop in C (`sleet_evaluate_blocks8`, the `CSleetKernels` header,
-/// through ``ParticleStore/evaluateRun(_:ids:count:at:rows:into:at:)``)
+/// through ``ParticleStore/evaluateRun(_:ids:count:at:rows:into:at:avx2:)``)
 /// against its naive twin: each block through the one-block kernel (checked
 /// against ``ClosedForm`` by `UniformBlockKernelTests`), its live lanes picked
 /// one at a time by the alive test written out here, the rotations' sines and
@@ -211,8 +211,17 @@ struct BlockRunKernelTests {
   /// (two groups of sines), written from output index 5.
   static let runs: [(first: Int, count: Int, at: Int)] = [(0, 3, 0), (0, 7, 0), (6, 8, 5)]
 
+  /// The block loop's copies to test: the build target's, and the AVX2 copy
+  /// where this CPU runs it (`sleet_evaluate_blocks8_avx2`; in a build
+  /// without AVX2 it is compiled separately, so both are checked).
+  static let copies = SIMDBuildTarget.runsAVX2Kernels ? [false, true] : [false]
+
   @Test(arguments: 0..<modes.count, 0..<runs.count)
   func runEqualsBlocksOneAtATime(mode: Int, run r: Int) {
+    for avx2 in Self.copies { check(mode: mode, run: r, avx2: avx2) }
+  }
+
+  func check(mode: Int, run r: Int, avx2: Bool) {
     let m = Self.modes[mode]
     let (first, count, o) = Self.runs[r]
     let got = Output()
@@ -224,7 +233,7 @@ struct BlockRunKernelTests {
             blocks, ids: ids.baseAddress! + 8 * first, count: count, at: Self.t, rows: rows.baseAddress!,
             into: got.target(
               compact: m.compact, affines: m.affines, sortKeys: m.sortKeys, flattensDepth: m.flattensDepth),
-            at: o)
+            at: o, avx2: avx2)
         }
       }
       let naive = Self.naive(
@@ -232,14 +241,14 @@ struct BlockRunKernelTests {
         into: want.target(compact: m.compact, affines: m.affines, sortKeys: m.sortKeys, flattensDepth: m.flattensDepth))
       return (run.blocks, run.written, naive.0, naive.1)
     }
-    #expect(done == wantDone && written == wantWritten, "\(m)")
+    #expect(done == wantDone && written == wantWritten, "\(m), AVX2 copy: \(avx2)")
     #expect(done == (first == 0 ? Swift.min(count, Self.stop) : count))
     // Lanes alive in blocks 0…2: 8 + 4 + 0; in 0…4: 8 + 4 + 0 + 8 + 7;
     // in 6…13: 8 + 8 + 6 + 8 + 0 + 8 + 4 + 8.
     #expect(written == [12, 27, 50][r])
     let (gotBytes, wantBytes) = (got.bytes(), want.bytes())
     for (k, name) in ["instances", "compact", "affines", "ids", "depths"].enumerated() {
-      #expect(gotBytes[k] == wantBytes[k], "\(name), \(m)")
+      #expect(gotBytes[k] == wantBytes[k], "\(name), \(m), AVX2 copy: \(avx2)")
     }
   }
 

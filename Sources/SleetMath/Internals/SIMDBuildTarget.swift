@@ -6,13 +6,19 @@ import CSIMDBuildTarget
 /// Swift's `-target-cpu`, so the predefined macros `__AVX2__`, `__FMA__`, … seen
 /// through `CSIMDBuildTarget/shim.h` describe exactly the code generation of this
 /// module. This is a compile-time fact about the binary, not a property of the
-/// machine it runs on (the tools read `/proc/cpuinfo` for that).
+/// machine it runs on (the tools read `/proc/cpuinfo` for that), except
+/// ``runsAVX2Kernels``, which also asks the CPU.
 ///
 /// The portable build (`swift build -c release`) reports `x86-64 (SSE2)`; the
 /// fast build (`-Xswiftc -target-cpu -Xswiftc haswell`) reports `AVX2+FMA`.
 public enum SIMDBuildTarget {
   /// Whether AVX2 and FMA instructions may appear in the compiled kernels.
   public static let hasAVX2AndFMA = SLEET_COMPILED_AVX2_FMA != 0
+  /// Whether the particle frame's block loop runs its AVX2 copy: in a build
+  /// with AVX2 (its only copy), or in an x86-64 build without it — the
+  /// portable build — on a CPU and OS that support AVX2 (CPUID and XGETBV,
+  /// asked once). Same bits either way; only the speed differs.
+  public static let runsAVX2Kernels = hasAVX2AndFMA || sleet_cpu_has_avx2() != 0
   /// Whether AVX-512F instructions may appear in the compiled kernels.
   public static let hasAVX512F = SLEET_COMPILED_AVX512F != 0
 
