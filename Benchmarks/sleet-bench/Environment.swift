@@ -30,8 +30,8 @@ struct Environment {
     env.fields.append(("configuration", isDebugBuild ? "debug" : "release"))
     // Compile-time, from the Clang importer's view of -target-cpu (see SIMDBuildTarget).
     env.fields.append(("simdTarget", SIMDBuildTarget.summary))
-    // Run time: the CPU picks the block loop's copy (CSleetKernels).
-    env.fields.append(("particleBlockLoop", SIMDBuildTarget.runsAVX2Kernels ? "AVX2 copy" : "build target's copy"))
+    // Run time: the CPU picks the particle kernels' copy (CSleetKernels).
+    env.fields.append(("particleKernels", SIMDBuildTarget.particleKernels))
     env.fields.append(("cBaselineBuild", CBaselineSystem.buildSummary))
     env.fields.append(("openblasConfig", BLASInfo.configuration))
     env.fields.append(("openblasCore", BLASInfo.coreName))

@@ -14,6 +14,7 @@ struct InfoCommandTests {
       #expect(r.out.contains("build: release"))
     #endif
     #expect(r.out.contains("SIMD target: \(SIMDBuildTarget.summary)"))
+    #expect(r.out.contains("particle kernels: \(SIMDBuildTarget.particleKernels)"))
     #if arch(x86_64)
       #expect(SIMDBuildTarget.summary.hasPrefix("x86-64"))
       // AVX2+FMA implies AVX in the compiled feature list (the macros are consistent).

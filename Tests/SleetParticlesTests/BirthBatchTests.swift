@@ -130,11 +130,18 @@ struct BirthBatchTests {
     #expect(skipped > 5_000)
   }
 
+  /// The kernel's copies to test: the build target's, and the AVX2 copy
+  /// where this CPU runs it (`sleet_sample_births8_avx2`; compiled
+  /// separately in a build without AVX2).
+  static let copies = SIMDBuildTarget.runsAVX2Kernels ? [false, true] : [false]
+
   /// Each lane of a batch against the scalar sample of its index, including
   /// the lanes of a last partial batch and a batch whose low counter word
-  /// wraps (birth index 2³² − 3 …).
-  @Test func everyLaneEqualsTheScalarSample() throws {
-    for effect in Self.effects().prefix(8) {
+  /// wraps (birth index 2³² − 3 …), over every shape × mode, in both copies
+  /// of the kernel.
+  @Test(arguments: copies)
+  func everyLaneEqualsTheScalarSample(avx2: Bool) throws {
+    for effect in Self.effects() {
       let tree = CellTree(effect: effect)
       let seed = effect.emitter.seed
       for node in tree.nodes.indices {
@@ -142,11 +149,13 @@ struct BirthBatchTests {
         let p = n.parameters[0]
         let basis = Emission.basis(axis: p.axis)
         for first in [0, 5, 1 << 20, (1 << 32) - 3, (1 << 32) - 8, (1 << 40) + 7, (1 << 56) - 8] {
-          let batch = BirthBatch(p, basis: basis, key: n.key, seed: seed, first: first)
+          let batch = BirthBatch(p, basis: basis, key: n.key, seed: seed, first: first, avx2: avx2)
           for l in 0..<8 {
             let r = BirthSampler.topLevel(p, node: node, key: n.key, seed: seed, k: first + l, birthTime: 1.5)
             if let r {
-              #expect(Self.bits(r) == Self.bits(batch.record(l, p, node: node, birthTime: 1.5)))
+              #expect(
+                Self.bits(r) == Self.bits(batch.record(l, p, node: node, birthTime: 1.5)),
+                "\(effect.emitter.emitterShape) \(effect.emitter.emitterMode) node \(node) birth \(first + l)")
             } else {
               #expect(!(batch.lifetime[l] > 0))
             }

@@ -31,6 +31,7 @@ struct InfoCommand: SleetCommand {
       output.print("build: release")
     #endif
     output.print("SIMD target: \(SIMDBuildTarget.summary)")
+    output.print("particle kernels: \(SIMDBuildTarget.particleKernels)")
     output.print("transform backends: \(TransformBackend.allCases.map(\.name).joined(separator: ", "))")
     output.print("OpenBLAS (SleetBLAS, the blas backend): \(BLASInfo.configuration)")
     output.print("OpenBLAS core: \(BLASInfo.coreName), threads: \(BLASInfo.threadCount)")

@@ -14,11 +14,20 @@ import CSIMDBuildTarget
 public enum SIMDBuildTarget {
   /// Whether AVX2 and FMA instructions may appear in the compiled kernels.
   public static let hasAVX2AndFMA = SLEET_COMPILED_AVX2_FMA != 0
-  /// Whether the particle frame's block loop runs its AVX2 copy: in a build
+  /// Whether the particle kernels (the frame's block loop, the birth
+  /// sampler; C, in `CSleetKernels`) run their AVX2 copy: in a build
   /// with AVX2 (its only copy), or in an x86-64 build without it — the
   /// portable build — on a CPU and OS that support AVX2 (CPUID and XGETBV,
   /// asked once). Same bits either way; only the speed differs.
   public static let runsAVX2Kernels = hasAVX2AndFMA || sleet_cpu_has_avx2() != 0
+  /// Which copy of the particle kernels (the block loop, the birth sampler)
+  /// runs, and why: `AVX2 (built for it)`, `AVX2 (this CPU, chosen at run
+  /// time)` or `build target (no AVX2 on this CPU)`.
+  public static var particleKernels: String {
+    if hasAVX2AndFMA { return "AVX2 (built for it)" }
+    if runsAVX2Kernels { return "AVX2 (this CPU, chosen at run time)" }
+    return "build target (no AVX2 on this CPU)"
+  }
   /// Whether AVX-512F instructions may appear in the compiled kernels.
   public static let hasAVX512F = SLEET_COMPILED_AVX512F != 0
 

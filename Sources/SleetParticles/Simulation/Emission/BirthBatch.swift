@@ -1,3 +1,4 @@
+import CSleetKernels
 import SleetMath
 
 /// Eight consecutive top-level births of one cell, sampled at once: lane l is
@@ -5,10 +6,12 @@ import SleetMath
 ///
 /// **Invariant:** lane l holds bit for bit what the scalar
 /// ``BirthSampler/topLevel(_:node:key:seed:k:birthTime:)`` computes for birth
-/// `first + l` (tested over all shapes × modes, cone ranges, multipliers):
-/// the same random words (Philox lanes across births instead of across
-/// blocks), the same IEEE operations in the same order per lane (Swift does
-/// not contract into FMA). Lanes never read each other, so a final partial
+/// `first + l` (tested over all shapes × modes, cone ranges, multipliers, in
+/// both copies of the kernel): the same random words (Philox lanes across
+/// births instead of across blocks), the same IEEE operations in the same
+/// order per lane (the C kernel `sleet_sample_births8` compiles with
+/// contraction off, as Swift never contracts into FMA). Lanes never read
+/// each other, so a final partial
 /// batch simply computes the unused lanes and ``record(_:)`` is never asked
 /// for them; a lane whose lifetime is ≤ 0 is a birth that never exists (the
 /// caller skips it; its index is still consumed).
@@ -24,91 +27,103 @@ struct BirthBatch {
   /// Samples births `first ..< first + 8` of the top-level cell with
   /// parameters `p` (one segment for all eight) and path key `key`;
   /// `basis` is ``Emission/basis(axis:)`` of `p.axis`, hoisted per cell.
+  /// (``sampling(_:basis:key:seed:)`` then
+  /// ``init(_:sampling:first:)``, whose caller hoists the flattening too.)
+  @inline(__always)
+  init(
+    _ p: borrowing CellParameters, basis: (SIMD3<Float>, SIMD3<Float>), key: UInt32, seed: UInt32,
+    first: Int, avx2: Bool = SIMDBuildTarget.runsAVX2Kernels
+  ) {
+    let s = Self.sampling(p, basis: basis, key: key, seed: seed)
+    self.init(p, sampling: s, first: first, avx2: avx2)
+  }
+
+  /// Samples births `first ..< first + 8` with `s`, the flattening of `p`
+  /// (``sampling(_:basis:key:seed:)``): the C kernel `sleet_sample_births8`
+  /// (`Sources/CSleetKernels/sleet_births.h`), then, for the shapes whose
+  /// point needs a branch per lane, ``Emission/position(shape:mode:center:size:depth:u:)``
+  /// per lane from the kernel's shape words.
   ///
   /// Only the Philox blocks an attribute reads are computed: blocks 0 and 1
   /// always (lifetime, speed, scale, spin; colour), block 2 when the cone
   /// is open or the shape reads a continuous coordinate, block 3 when the
   /// shape reads z or a discrete choice. Unread words cannot change a record.
+  ///
+  /// `avx2` picks the kernel's AVX2 copy, which the portable build runs
+  /// where the CPU has it (``SIMDBuildTarget/runsAVX2Kernels``; the tests run
+  /// both copies). Same bits either way.
   @inline(__always)
   init(
-    _ p: borrowing CellParameters, basis: (SIMD3<Float>, SIMD3<Float>), key: UInt32, seed: UInt32,
-    first: Int
+    _ p: borrowing CellParameters, sampling s: borrowing sleet_birth_params, first: Int,
+    avx2: Bool = SIMDBuildTarget.runsAVX2Kernels
   ) {
+    precondition(!avx2 || SIMDBuildTarget.runsAVX2Kernels, "the AVX2 copy needs a CPU with AVX2")
     self.first = first
-    // RandomStream(seed: seed | key << 32, stream: k): Philox key = seed
-    // words, counter (b, 0, k.low32, k.high32) for block b.
-    let philoxKey = SIMD2(seed, key)
-    let lanes = SIMD8<UInt32>(0, 1, 2, 3, 4, 5, 6, 7)
-    let k0 = UInt64(first)
-    let low = UInt32(truncatingIfNeeded: k0)
-    let c2 = SIMD8(repeating: low) &+ lanes
-    var c3 = SIMD8(repeating: UInt32(truncatingIfNeeded: k0 >> 32))
-    if low > UInt32.max - 7 {
-      // The low word wraps inside the batch: carry into the high word.
-      for l in 0..<8 where c2[l] < low { c3[l] &+= 1 }
-    }
-    let zero = SIMD8<UInt32>(repeating: 0)
-    @inline(__always) func block(_ b: UInt32) -> (V, V, V, V) {
-      let (w0, w1, w2, w3) = Philox4x32.blocks8(SIMD8(repeating: b), zero, c2, c3, key: philoxKey)
-      return (
-        RandomStream.unitFloat(w0), RandomStream.unitFloat(w1), RandomStream.unitFloat(w2),
-        RandomStream.unitFloat(w3)
-      )
-    }
-    let layer = p.layer
-    let shape = layer.shape
-    let mode = layer.mode
-    let (u0, u1, u2, u3) = block(0)
-    // Every mean/range pair is uniform on [M − R/2, M + R/2].
-    lifetime = (p.lifetime + (u0 - 0.5) * p.lifetimeRange) * p.lifetimeMultiplier
-    speed = (p.velocity + (u1 - 0.5) * p.velocityRange) * p.velocityMultiplier
-    scale = (p.scale + (u2 - 0.5) * p.scaleRange) * p.scaleMultiplier
-    spin = (p.spin + (u3 - 0.5) * p.spinRange) * p.spinMultiplier
-    let (r, g, b, a) = block(1)
-    red = (p.color.x + (r - 0.5) * p.colorRange.x)
-    green = (p.color.y + (g - 0.5) * p.colorRange.y)
-    blue = (p.color.z + (b - 0.5) * p.colorRange.z)
-    alpha = (p.color.w + (a - 0.5) * p.colorRange.w)
-    let needsBlock2 = p.angles.range > 0 || !Self.isConstant(shape, mode)
-    let needsBlock3 = Self.readsBlock3(shape, mode)
-    let zeros = V(repeating: 0)
-    let (polar, azimuth, sx, sy) = needsBlock2 ? block(2) : (zeros, zeros, zeros, zeros)
-    let (sz, choice, _, _) = needsBlock3 ? block(3) : (zeros, zeros, zeros, zeros)
-    let (dx, dy, dz) = Emission.cone8(axis: p.axis, basis: basis, angles: p.angles, u: polar, v: azimuth)
-    vx = dx * speed
-    vy = dy * speed
-    vz = dz * speed
-    // Emission.position: center + offset, per component, for the shapes
-    // that need no branch per lane; the others per lane through it.
-    let c = layer.position
-    let w = layer.size.x
-    let h = layer.size.y
-    switch (shape, mode) {
-    case (.point, _), (.circle, .points), (.sphere, .points):
-      (x, y, z) = (V(repeating: c.x + 0), V(repeating: c.y + 0), V(repeating: c.z + 0))
-    case (.line, .points):
-      let right = V(repeating: w / 2)
-      x = c.x + right.replacing(with: -w / 2, where: choice .< 0.5)
-      (y, z) = (V(repeating: c.y + 0), V(repeating: c.z + 0))
-    case (.line, _):
-      x = c.x + (sx - 0.5) * w
-      (y, z) = (V(repeating: c.y + 0), V(repeating: c.z + 0))
-    case (.rectangle, .surface), (.rectangle, .volume):
-      x = c.x + (sx - 0.5) * w
-      y = c.y + (sy - 0.5) * h
-      z = V(repeating: c.z + 0)
-    case (.cuboid, .volume):
-      x = c.x + (sx - 0.5) * w
-      y = c.y + (sy - 0.5) * h
-      z = c.z + (sz - 0.5) * layer.depth
-    default:
-      (x, y, z) = (zeros, zeros, zeros)
-      for l in 0..<8 {
-        let q = Emission.position(
-          shape: shape, mode: mode, center: c, size: layer.size, depth: layer.depth,
-          u: SIMD4(sx[l], sy[l], sz[l], choice[l]))
-        (x[l], y[l], z[l]) = (q.x, q.y, q.z)
+    var lanes = sleet_birth_lanes()
+    withUnsafePointer(to: s) {
+      if avx2 {
+        sleet_sample_births8_avx2($0, UInt64(first), &lanes)
+      } else {
+        sleet_sample_births8($0, UInt64(first), &lanes)
       }
+    }
+    // The C struct's `float[8]` fields import as tuples of eight `Float`.
+    @inline(__always) func v<T>(_ t: T) -> V { unsafeBitCast(t, to: V.self) }
+    (lifetime, speed, scale, spin) = (v(lanes.lifetime), v(lanes.speed), v(lanes.scale), v(lanes.spin))
+    (red, green, blue, alpha) = (v(lanes.red), v(lanes.green), v(lanes.blue), v(lanes.alpha))
+    (x, y, z) = (v(lanes.x), v(lanes.y), v(lanes.z))
+    (vx, vy, vz) = (v(lanes.vx), v(lanes.vy), v(lanes.vz))
+    guard Int(s.shape) == SLEET_BIRTH_SHAPE_PER_LANE else { return }
+    let layer = p.layer
+    let (sx, sy, sz, choice) = (
+      v(lanes.shapeWords.0), v(lanes.shapeWords.1), v(lanes.shapeWords.2), v(lanes.shapeWords.3)
+    )
+    for l in 0..<8 {
+      let q = Emission.position(
+        shape: layer.shape, mode: layer.mode, center: layer.position, size: layer.size, depth: layer.depth,
+        u: SIMD4(sx[l], sy[l], sz[l], choice[l]))
+      (x[l], y[l], z[l]) = (q.x, q.y, q.z)
+    }
+  }
+
+  /// The kernel's parameters for cell parameters `p` (one segment), with
+  /// the cone axis's basis, the cell's path key and the emitter's seed.
+  static func sampling(
+    _ p: borrowing CellParameters, basis: (SIMD3<Float>, SIMD3<Float>), key: UInt32, seed: UInt32
+  ) -> sleet_birth_params {
+    let layer = p.layer
+    let (e1, e2) = basis
+    var s = sleet_birth_params()
+    (s.lifetime, s.lifetimeRange, s.lifetimeMultiplier) = (p.lifetime, p.lifetimeRange, p.lifetimeMultiplier)
+    (s.velocity, s.velocityRange, s.velocityMultiplier) = (p.velocity, p.velocityRange, p.velocityMultiplier)
+    (s.scale, s.scaleRange, s.scaleMultiplier) = (p.scale, p.scaleRange, p.scaleMultiplier)
+    (s.spin, s.spinRange, s.spinMultiplier) = (p.spin, p.spinRange, p.spinMultiplier)
+    s.color = (p.color.x, p.color.y, p.color.z, p.color.w)
+    s.colorRange = (p.colorRange.x, p.colorRange.y, p.colorRange.z, p.colorRange.w)
+    s.axis = (p.axis.x, p.axis.y, p.axis.z)
+    s.e1 = (e1.x, e1.y, e1.z)
+    s.e2 = (e2.x, e2.y, e2.z)
+    (s.coneRange, s.cosHalfRange) = (p.angles.range, p.angles.cosHalfRange)
+    s.center = (layer.position.x, layer.position.y, layer.position.z)
+    (s.width, s.height, s.depth) = (layer.size.x, layer.size.y, layer.depth)
+    (s.seed, s.key) = (seed, key)
+    s.shape = Int32(Self.shapeCase(layer.shape, layer.mode))
+    s.needsBlock2 = p.angles.range > 0 || !Self.isConstant(layer.shape, layer.mode) ? 1 : 0
+    s.needsBlock3 = Self.readsBlock3(layer.shape, layer.mode) ? 1 : 0
+    return s
+  }
+
+  /// How the kernel places a lane for this shape and mode (`SLEET_BIRTH_SHAPE_*`):
+  /// the cases ``Emission/position(shape:mode:center:size:depth:u:)`` computes
+  /// without a branch per lane, or per lane by the caller.
+  static func shapeCase(_ shape: EmitterShape, _ mode: EmitterMode) -> Int {
+    switch (shape, mode) {
+    case (.point, _), (.circle, .points), (.sphere, .points): SLEET_BIRTH_SHAPE_CENTER
+    case (.line, .points): SLEET_BIRTH_SHAPE_LINE_ENDS
+    case (.line, _): SLEET_BIRTH_SHAPE_LINE
+    case (.rectangle, .surface), (.rectangle, .volume): SLEET_BIRTH_SHAPE_RECTANGLE
+    case (.cuboid, .volume): SLEET_BIRTH_SHAPE_CUBOID
+    default: SLEET_BIRTH_SHAPE_PER_LANE
     }
   }
 

@@ -181,57 +181,6 @@ enum Emission {
     let e2 = SIMD3(a.y * e1.z - a.z * e1.y, a.z * e1.x - a.x * e1.z, a.x * e1.y - a.y * e1.x)
     return (e1, e2)
   }
-
-  /// ``cone(axis:angles:u:v:)`` for eight births at once, one per lane, with
-  /// the axis's basis `(e1, e2)` from ``basis(axis:)`` hoisted by the caller;
-  /// returns the direction's x, y, z lanes.
-  ///
-  /// **Invariant:** lane l is bit for bit `cone(axis: a, angles:, u: u[l],
-  /// v: v[l])`: the same IEEE operations in the same order, lane-wise
-  /// (`max(0, x)` is written as its definition `x >= 0 ? x : 0`; FastTrig's
-  /// eight-lane form is its four-lane kernel per half, and that kernel is
-  /// lane-wise). Lanes are independent, so unused tail lanes are harmless.
-  @inline(__always)
-  static func cone8(
-    axis a: SIMD3<Float>, basis: (SIMD3<Float>, SIMD3<Float>), angles: EmissionAngles,
-    u: SIMD8<Float>, v: SIMD8<Float>
-  ) -> (x: SIMD8<Float>, y: SIMD8<Float>, z: SIMD8<Float>) {
-    typealias V = SIMD8<Float>
-    guard angles.range > 0 else { return (V(repeating: a.x), V(repeating: a.y), V(repeating: a.z)) }
-    let cosBeta = 1 - u * (1 - angles.cosHalfRange)
-    let square = 1 - cosBeta * cosBeta
-    let sinBeta = squareRootOfPositivePart(square)
-    let (e1, e2) = basis
-    let (sinPsi, cosPsi) = FastTrig.sinCos(2 * Float.pi * v)
-    return (
-      a.x * cosBeta + (e1.x * cosPsi + e2.x * sinPsi) * sinBeta,
-      a.y * cosBeta + (e1.y * cosPsi + e2.y * sinPsi) * sinBeta,
-      a.z * cosBeta + (e1.z * cosPsi + e2.z * sinPsi) * sinBeta
-    )
-  }
-}
-
-extension Emission {
-  /// Lane-wise `(x >= 0 ? x : 0).squareRoot()`: the cone's sin β from its
-  /// square, as the scalar ``cone(axis:angles:u:v:)`` computes it (NaN and
-  /// negative lanes give +0).
-  ///
-  /// Written as a per-lane ternary on purpose: LLVM then knows each square
-  /// root's operand is ≥ 0 or −0, drops the libm call that sets `errno` for
-  /// negative operands, and emits one compare, one and and one `sqrtps` per
-  /// four lanes (`vsqrtps` per eight with AVX2). `replacing(with:where:)`
-  /// followed by `SIMD8.squareRoot()` had left a compare, a branch and a
-  /// guarded `sqrtf` call per lane in the batch sampler. Same IEEE square
-  /// root, same bits.
-  @inline(__always)
-  static func squareRootOfPositivePart(_ x: SIMD8<Float>) -> SIMD8<Float> {
-    var r = SIMD8<Float>()
-    for l in 0..<8 {
-      let v = x[l] >= 0 ? x[l] : 0
-      r[l] = v.squareRoot()
-    }
-    return r
-  }
 }
 
 /// The trigonometry of a cell's emission angles, computed once per cell and

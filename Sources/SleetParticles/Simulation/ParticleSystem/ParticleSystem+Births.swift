@@ -1,3 +1,4 @@
+import CSleetKernels
 import SleetMath
 
 extension ParticleSystem {
@@ -75,8 +76,8 @@ extension ParticleSystem {
     let first = n.schedule.count(in: window, upTo: lo)
     let last = n.schedule.count(in: window, upTo: hi)
     guard last > first else { return }
-    // Per cell, not per birth: the parameter table, path key, cone basis
-    // and segment look-up (one segment unless the effect has timed changes).
+    // Per cell, not per birth: the parameter table, path key, the kernel's
+    // flattened parameters (with the cone basis) and the segment look-up (one segment unless the effect has timed changes).
     let key = n.key
     let segmented = tree.segmentStarts.count > 1
     precondition(last <= 1 << 56, "birth index out of range")
@@ -89,8 +90,8 @@ extension ParticleSystem {
       // batch stops at a closed window (nil time) and at a segment change,
       // so all its lanes share one parameter set, and the next batch starts
       // there.
-      var basisSegment = -1
-      var basis = (SIMD3<Float>.zero, SIMD3<Float>.zero)
+      var samplingSegment = -1
+      var sampling = sleet_birth_params()
       var times = SIMD8<Double>()
       var k = first
       while k < last {
@@ -120,14 +121,15 @@ extension ParticleSystem {
           }
         }
         if count > 0 {
-          if segment != basisSegment {
-            basis = Emission.basis(axis: parameters[segment].axis)
-            basisSegment = segment
-          }
           // Through the pointer: `parameters[segment]` copied the 288-byte
           // parameter set (a memcpy per batch, 3 % of the births profile).
           let p = parameters.baseAddress! + segment
-          let batch = BirthBatch(p.pointee, basis: basis, key: key, seed: seed, first: k)
+          if segment != samplingSegment {
+            sampling = BirthBatch.sampling(
+              p.pointee, basis: Emission.basis(axis: p.pointee.axis), key: key, seed: seed)
+            samplingSegment = segment
+          }
+          let batch = BirthBatch(p.pointee, sampling: sampling, first: k)
           body(batch, times, count, p, segment)
         }
         if closed { break }

@@ -1,0 +1,260 @@
+// Eight consecutive top-level births of one cell, sampled at once: the C
+// kernel behind SleetParticles' `BirthBatch` (BirthBatch.swift), which calls
+// it for every batch of births.
+//
+// What it computes, per lane l (birth first + l), exactly as the scalar
+// `BirthSampler.topLevel` does (BirthBatchTests compares them over every
+// shape × mode, cone ranges and multipliers):
+//
+//   words      Philox4x32-10 blocks 0…3 of RandomStream(seed | key << 32,
+//              stream: first + l): key (seed, key), counter (b, 0, low 32
+//              bits of the index, high 32 bits)
+//   uniform    u = (float)(w >> 8) · 2⁻²⁴                   (exact)
+//   attribute  (mean + (u − 0.5)·range)·multiplier           (lifetime,
+//              speed, scale, spin; the colour without a multiplier)
+//   direction  the cone of Emission.cone: cos β = 1 − u·(1 − cos(range/2)),
+//              sin β = √max(0, 1 − cos²β), ψ = 2π·v (sleet_sincos8),
+//              dir = axis·cos β + (e₁·cos ψ + e₂·sin ψ)·sin β
+//   velocity   dir · speed
+//   position   the shape's point for the shapes that need no branch per lane
+//              (SLEET_BIRTH_SHAPE_*); for the others the caller computes it
+//              from the four shape words the kernel leaves in `shapeWords`
+//
+// Why C: Swift's `SIMD8` code for this batch spilled ~1.5 KB of stack, split
+// the cone's sines into 4-lane halves with scalar pieces (`vextractps`,
+// `vmulss`), and broadcast each parameter per use (perf annotate, 2026-12-02);
+// here each line below is one 8-lane operation (two `ymm` halves for the
+// 64-bit Philox lanes). Same contract as sleet_kernels.h: Clang's generic
+// vectors (any target), contraction off, nothing reassociated, so the same
+// IEEE operations in the same order as the Swift twin, lane by lane.
+//
+// Editing this header: see sleet_kernels.h (SwiftPM does not rebuild
+// importers when only a header changes; touch BirthBatch.swift and
+// BirthBatchTests.swift).
+#ifndef SLEET_BIRTHS_H
+#define SLEET_BIRTHS_H
+
+#include "sleet_kernels.h"
+
+#pragma clang fp contract(off)
+
+// Where a lane's position comes from (Emission.position's shapes × modes).
+enum {
+  // point; circle and sphere in points mode: the centre (+ 0, so −0 → +0)
+  SLEET_BIRTH_SHAPE_CENTER = 0,
+  // line, points mode: an end, x = centre ± width/2 by word 13 < 0.5
+  SLEET_BIRTH_SHAPE_LINE_ENDS = 1,
+  // line, other modes: x = centre + (u − 0.5)·width
+  SLEET_BIRTH_SHAPE_LINE = 2,
+  // rectangle, surface and volume modes: x and y
+  SLEET_BIRTH_SHAPE_RECTANGLE = 3,
+  // cuboid, volume mode: x, y and z
+  SLEET_BIRTH_SHAPE_CUBOID = 4,
+  // everything else: x = y = z = 0; the caller computes the point per lane
+  // from shapeWords (words 10…13)
+  SLEET_BIRTH_SHAPE_PER_LANE = 5,
+};
+
+// One cell's parameters for one segment (CellParameters and its layer),
+// flattened once per cell and segment by the caller.
+typedef struct {
+  float lifetime, lifetimeRange, lifetimeMultiplier;
+  float velocity, velocityRange, velocityMultiplier;
+  float scale, scaleRange, scaleMultiplier;
+  float spin, spinRange, spinMultiplier;
+  float color[4], colorRange[4];
+  // The cone: its axis and the axis's basis (Emission.basis), the full
+  // angle and cos(min(range, 2π)/2).
+  float axis[3], e1[3], e2[3];
+  float coneRange, cosHalfRange;
+  // The emitter's position, size and depth.
+  float center[3], width, height, depth;
+  unsigned seed, key;
+  int shape;  // SLEET_BIRTH_SHAPE_*
+  // Whether Philox blocks 2 and 3 are read (unread words stay 0).
+  int needsBlock2, needsBlock3;
+} sleet_birth_params;
+
+// The eight lanes of a batch, attribute by attribute (BirthBatch's fields).
+// Float arrays, not sleet_float8: Swift does not import a struct aligned to
+// 32 bytes.
+typedef struct {
+  float lifetime[8], speed[8], scale[8], spin[8];
+  float red[8], green[8], blue[8], alpha[8];
+  float x[8], y[8], z[8];
+  float vx[8], vy[8], vz[8];
+  // Uniforms of words 10, 11, 12, 13 (Emission.position's u.x…u.w); 0 for
+  // a block not computed.
+  float shapeWords[4][8];
+} sleet_birth_lanes;
+
+typedef unsigned long long sleet_u64x4 __attribute__((vector_size(32)));
+typedef unsigned int sleet_uint4 __attribute__((vector_size(16)));
+
+SLEET_INLINE sleet_u64x4 sleet_splat_u64x4(unsigned long long v) { return (sleet_u64x4){v, v, v, v}; }
+
+// Philox4x32-10 of four lanes with counters (b, 0, c2[l], c3[l]) under key
+// (k0, k1): Philox4x32.block, lane by lane. Each 32-bit word lives in the
+// low half of a 64-bit lane, so each round's two 32×32→64 products are one
+// `pmuludq` per two (SSE2) or four (AVX2) lanes, with no shuffles.
+//
+// Invariant: only the low 32 bits of a lane are the word; the high bits are
+// don't-care (a previous product's high word). They never reach a low word:
+// products read their inputs through `& low` (folded into `pmuludq`, which
+// reads the low halves), a product's high word is `p >> 32` of that exact
+// product, and xor is bitwise. Four lanes, not eight, so that a block's
+// state is eight `xmm` registers in SSE2 builds (eight lanes spilled there).
+SLEET_INLINE void sleet_philox4x4(
+    unsigned b, sleet_u64x4 c2, sleet_u64x4 c3, unsigned k0, unsigned k1, sleet_uint4 out[4]) {
+  const sleet_u64x4 low = sleet_splat_u64x4(0xFFFFFFFFull);
+  const sleet_u64x4 m0 = sleet_splat_u64x4(0xD2511F53u), m1 = sleet_splat_u64x4(0xCD9E8D57u);
+  sleet_u64x4 x0 = sleet_splat_u64x4(b), x1 = sleet_splat_u64x4(0), x2 = c2, x3 = c3;
+#pragma clang loop unroll(full)
+  for (unsigned r = 0; r < 10; r++) {
+    sleet_u64x4 p0 = (x0 & low) * m0, p1 = (x2 & low) * m1;
+    sleet_u64x4 rk0 = sleet_splat_u64x4(k0 + r * 0x9E3779B9u), rk1 = sleet_splat_u64x4(k1 + r * 0xBB67AE85u);
+    x0 = (p1 >> 32) ^ x1 ^ rk0;
+    x2 = (p0 >> 32) ^ x3 ^ rk1;
+    x1 = p1;
+    x3 = p0;
+  }
+  out[0] = __builtin_convertvector(x0, sleet_uint4);
+  out[1] = __builtin_convertvector(x1, sleet_uint4);
+  out[2] = __builtin_convertvector(x2, sleet_uint4);
+  out[3] = __builtin_convertvector(x3, sleet_uint4);
+}
+
+// Block b's four words of births first…first + 7 as uniforms in [0, 1)
+// (RandomStream.unitFloat).
+SLEET_INLINE void sleet_birth_uniforms8(
+    unsigned b, unsigned long long first, unsigned k0, unsigned k1, sleet_float8 u[4]) {
+  sleet_uint4 low[4], high[4];
+  sleet_u64x4 index0 = sleet_splat_u64x4(first) + (sleet_u64x4){0, 1, 2, 3};
+  sleet_u64x4 index1 = sleet_splat_u64x4(first) + (sleet_u64x4){4, 5, 6, 7};
+  sleet_philox4x4(b, index0 & sleet_splat_u64x4(0xFFFFFFFFull), index0 >> 32, k0, k1, low);
+  sleet_philox4x4(b, index1 & sleet_splat_u64x4(0xFFFFFFFFull), index1 >> 32, k0, k1, high);
+#pragma clang loop unroll(full)
+  for (int w = 0; w < 4; w++) {
+    sleet_uint8 word = __builtin_shufflevector(low[w], high[w], 0, 1, 2, 3, 4, 5, 6, 7);
+    // < 2²⁴, so the signed conversion is exact.
+    u[w] = __builtin_convertvector((sleet_int8)(word >> 8), sleet_float8) * sleet_splat(0x1p-24f);
+  }
+}
+
+// Lane-wise (x >= 0 ? x : 0).squareRoot(): NaN and negative lanes give +0.
+SLEET_INLINE sleet_float8 sleet_sqrt_of_positive_part8(sleet_float8 x) {
+  sleet_float8 v = sleet_select(x >= sleet_splat(0), x, sleet_splat(0));
+#if __has_builtin(__builtin_elementwise_sqrt)
+  return __builtin_elementwise_sqrt(v);
+#else
+  sleet_float8 r;
+#pragma clang loop unroll(full)
+  for (int l = 0; l < 8; l++) r[l] = __builtin_sqrtf(v[l]);
+  return r;
+#endif
+}
+
+// Samples births first…first + 7 of the cell `p` into `out` (see the top of
+// this header); sleet_sample_births8 and its AVX2 copy below call it. Lanes are independent: a caller with fewer births ignores
+// the rest; a lane whose lifetime is ≤ 0 is a birth that never exists.
+//
+// Invariants: `p` and `out` are valid (no alignment needed beyond the
+// types'); first + 7 does not overflow 64 bits (the caller keeps indices
+// below 2⁵⁶).
+SLEET_INLINE void sleet_sample_births8_body(const sleet_birth_params *p, unsigned long long first, sleet_birth_lanes *out) {
+  sleet_float8 half = sleet_splat(0.5f), zero = sleet_splat(0);
+  sleet_float8 u[4];
+  sleet_birth_uniforms8(0, first, p->seed, p->key, u);
+  sleet_store8(out->lifetime, (sleet_splat(p->lifetime) + (u[0] - half) * sleet_splat(p->lifetimeRange)) *
+                  sleet_splat(p->lifetimeMultiplier));
+  sleet_float8 speed = (sleet_splat(p->velocity) + (u[1] - half) * sleet_splat(p->velocityRange)) *
+                       sleet_splat(p->velocityMultiplier);
+  sleet_store8(out->speed, speed);
+  sleet_store8(out->scale, (sleet_splat(p->scale) + (u[2] - half) * sleet_splat(p->scaleRange)) * sleet_splat(p->scaleMultiplier));
+  sleet_store8(out->spin, (sleet_splat(p->spin) + (u[3] - half) * sleet_splat(p->spinRange)) * sleet_splat(p->spinMultiplier));
+  sleet_birth_uniforms8(1, first, p->seed, p->key, u);
+  sleet_store8(out->red, sleet_splat(p->color[0]) + (u[0] - half) * sleet_splat(p->colorRange[0]));
+  sleet_store8(out->green, sleet_splat(p->color[1]) + (u[1] - half) * sleet_splat(p->colorRange[1]));
+  sleet_store8(out->blue, sleet_splat(p->color[2]) + (u[2] - half) * sleet_splat(p->colorRange[2]));
+  sleet_store8(out->alpha, sleet_splat(p->color[3]) + (u[3] - half) * sleet_splat(p->colorRange[3]));
+
+  // Words 8…11: the cone's (u, v), the shape's first two; 12, 13: the
+  // shape's last two (z, discrete choice).
+  sleet_float8 b2[4] = {zero, zero, zero, zero}, b3[4] = {zero, zero, zero, zero};
+  if (p->needsBlock2) sleet_birth_uniforms8(2, first, p->seed, p->key, b2);
+  if (p->needsBlock3) sleet_birth_uniforms8(3, first, p->seed, p->key, b3);
+
+  sleet_float8 dx, dy, dz;
+  if (p->coneRange > 0) {
+    sleet_float8 cosBeta = sleet_splat(1) - b2[0] * sleet_splat(1 - p->cosHalfRange);
+    sleet_float8 sinBeta = sleet_sqrt_of_positive_part8(sleet_splat(1) - cosBeta * cosBeta);
+    float sine[8], cosine[8];
+    // 2·Float.pi: Swift's Float.pi is π rounded toward zero (0x1.921fb4p+1).
+    sleet_sincos8(sleet_splat(0x1.921fb4p+2f) * b2[1], sine, cosine);
+    sleet_float8 sinPsi = sleet_load8((const char *)sine), cosPsi = sleet_load8((const char *)cosine);
+    dx = sleet_splat(p->axis[0]) * cosBeta + (sleet_splat(p->e1[0]) * cosPsi + sleet_splat(p->e2[0]) * sinPsi) * sinBeta;
+    dy = sleet_splat(p->axis[1]) * cosBeta + (sleet_splat(p->e1[1]) * cosPsi + sleet_splat(p->e2[1]) * sinPsi) * sinBeta;
+    dz = sleet_splat(p->axis[2]) * cosBeta + (sleet_splat(p->e1[2]) * cosPsi + sleet_splat(p->e2[2]) * sinPsi) * sinBeta;
+  } else {
+    dx = sleet_splat(p->axis[0]);
+    dy = sleet_splat(p->axis[1]);
+    dz = sleet_splat(p->axis[2]);
+  }
+  sleet_store8(out->vx, dx * speed);
+  sleet_store8(out->vy, dy * speed);
+  sleet_store8(out->vz, dz * speed);
+
+  sleet_float8 cx = sleet_splat(p->center[0]), cy = sleet_splat(p->center[1]), cz = sleet_splat(p->center[2]);
+  sleet_float8 w = sleet_splat(p->width);
+  switch (p->shape) {
+  case SLEET_BIRTH_SHAPE_CENTER:
+    sleet_store8(out->x, cx + zero);
+    sleet_store8(out->y, cy + zero);
+    sleet_store8(out->z, cz + zero);
+    break;
+  case SLEET_BIRTH_SHAPE_LINE_ENDS:
+    sleet_store8(out->x, cx + sleet_select(b3[1] < half, sleet_splat(-p->width / 2), sleet_splat(p->width / 2)));
+    sleet_store8(out->y, cy + zero);
+    sleet_store8(out->z, cz + zero);
+    break;
+  case SLEET_BIRTH_SHAPE_LINE:
+    sleet_store8(out->x, cx + (b2[2] - half) * w);
+    sleet_store8(out->y, cy + zero);
+    sleet_store8(out->z, cz + zero);
+    break;
+  case SLEET_BIRTH_SHAPE_RECTANGLE:
+    sleet_store8(out->x, cx + (b2[2] - half) * w);
+    sleet_store8(out->y, cy + (b2[3] - half) * sleet_splat(p->height));
+    sleet_store8(out->z, cz + zero);
+    break;
+  case SLEET_BIRTH_SHAPE_CUBOID:
+    sleet_store8(out->x, cx + (b2[2] - half) * w);
+    sleet_store8(out->y, cy + (b2[3] - half) * sleet_splat(p->height));
+    sleet_store8(out->z, cz + (b3[0] - half) * sleet_splat(p->depth));
+    break;
+  default:
+    sleet_store8(out->x, zero);
+    sleet_store8(out->y, zero);
+    sleet_store8(out->z, zero);
+    break;
+  }
+  sleet_store8(out->shapeWords[0], b2[2]);
+  sleet_store8(out->shapeWords[1], b2[3]);
+  sleet_store8(out->shapeWords[2], b3[0]);
+  sleet_store8(out->shapeWords[3], b3[1]);
+}
+
+// The kernel for the build's target, and its AVX2 copy for the portable
+// x86-64 build, run where the CPU has AVX2 (as the block loop's copies in
+// sleet_kernels.h; the same code in other builds). Same bits either way
+// (BirthBatchTests compares both with the scalar sampler).
+static inline void sleet_sample_births8(const sleet_birth_params *p, unsigned long long first, sleet_birth_lanes *out) {
+  sleet_sample_births8_body(p, first, out);
+}
+
+SLEET_AVX2_COPY static inline void sleet_sample_births8_avx2(
+    const sleet_birth_params *p, unsigned long long first, sleet_birth_lanes *out) {
+  sleet_sample_births8_body(p, first, out);
+}
+
+#endif
