@@ -29,8 +29,8 @@
 // IEEE operations in the same order as the Swift twin, lane by lane.
 //
 // Editing this header: see sleet_kernels.h (SwiftPM does not rebuild
-// importers when only a header changes; touch BirthBatch.swift and
-// BirthBatchTests.swift).
+// importers when only a header changes; touch the Swift files that import
+// CSleetKernels).
 #ifndef SLEET_BIRTHS_H
 #define SLEET_BIRTHS_H
 

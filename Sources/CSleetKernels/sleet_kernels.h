@@ -26,10 +26,11 @@
 //
 // Editing this header: SwiftPM does not rebuild the Swift modules that import
 // a C header when only the header changed (nor for a regular C target's
-// headers; checked with SwiftPM 6.3). Touch ParticleStore+Evaluate.swift and
-// the tests that import the header (BlockRunKernelTests.swift), or remove
-// `.build`, after each edit, or the tests run the old kernel. CI builds from
-// a clean clone.
+// headers; checked with SwiftPM 6.3). Touch every Swift file that imports
+// CSleetKernels (`grep -rl "import CSleetKernels" Sources Tests`: the
+// evaluate and births files, BlockRunKernelTests.swift), or remove `.build`,
+// after each edit, or the tests run the old kernel. CI builds from a clean
+// clone.
 #ifndef SLEET_KERNELS_H
 #define SLEET_KERNELS_H
 

@@ -112,7 +112,8 @@ public enum Philox4x32 {
   /// Eight blocks at once, concrete code like ``blocks4(_:_:_:_:key:)``: lane
   /// l equals `block(counter: (c0[l], c1[l], c2[l], c3[l]), key:)` bit for bit
   /// (tested). For callers in other modules that put one *item* per lane
-  /// (particle births: eight consecutive births' block b); two SSE registers
+  /// (eight consecutive births' block b, say, as the particle births' C
+  /// kernel `sleet_births.h` does with the same words); two SSE registers
   /// per word on the portable build, one AVX2 register on haswell.
   ///
   /// **Invariant:** every lane is independent; no lane reads another, so a

@@ -73,8 +73,8 @@ public struct RandomStream: Hashable, Sendable {
   /// Lane-wise ``unitFloat(_:)``. Always inlined: three instructions, while an
   /// out-of-line call from a caller's vector kernel spills its live vector
   /// registers (all are caller-saved) and, in AVX2 builds, passes `SIMD8`
-  /// as two halves and adds a `vzeroupper` (particle births: 16 calls per
-  /// batch of eight, 14 % of the haswell build's births profile).
+  /// as two halves and adds a `vzeroupper` (a batch sampler making 16 calls
+  /// per batch of eight spent 14 % of its haswell profile there).
   @inlinable @inline(__always)
   public static func unitFloat(_ words: SIMD4<UInt32>) -> SIMD4<Float> {
     SIMD4<Float>(words &>> 8) * 0x1p-24

@@ -11,9 +11,8 @@ import SleetMath
 /// births instead of across blocks), the same IEEE operations in the same
 /// order per lane (the C kernel `sleet_sample_births8` compiles with
 /// contraction off, as Swift never contracts into FMA). Lanes never read
-/// each other, so a final partial
-/// batch simply computes the unused lanes and ``record(_:)`` is never asked
-/// for them; a lane whose lifetime is ≤ 0 is a birth that never exists (the
+/// each other, so a final partial batch simply computes the unused lanes
+/// and ``record(_:)`` is never asked for them; a lane whose lifetime is ≤ 0 is a birth that never exists (the
 /// caller skips it; its index is still consumed).
 struct BirthBatch {
   typealias V = SIMD8<Float>
@@ -28,7 +27,8 @@ struct BirthBatch {
   /// parameters `p` (one segment for all eight) and path key `key`;
   /// `basis` is ``Emission/basis(axis:)`` of `p.axis`, hoisted per cell.
   /// (``sampling(_:basis:key:seed:)`` then
-  /// ``init(_:sampling:first:)``, whose caller hoists the flattening too.)
+  /// ``init(_:sampling:first:avx2:)``, whose caller hoists the flattening
+  /// too.)
   @inline(__always)
   init(
     _ p: borrowing CellParameters, basis: (SIMD3<Float>, SIMD3<Float>), key: UInt32, seed: UInt32,
@@ -107,8 +107,10 @@ struct BirthBatch {
     s.center = (layer.position.x, layer.position.y, layer.position.z)
     (s.width, s.height, s.depth) = (layer.size.x, layer.size.y, layer.depth)
     (s.seed, s.key) = (seed, key)
-    s.shape = Int32(Self.shapeCase(layer.shape, layer.mode))
-    s.needsBlock2 = p.angles.range > 0 || !Self.isConstant(layer.shape, layer.mode) ? 1 : 0
+    let shape = Self.shapeCase(layer.shape, layer.mode)
+    s.shape = Int32(shape)
+    // Block 2 (words 8…11): the cone's two words, then the shape's first two.
+    s.needsBlock2 = p.angles.range > 0 || shape != SLEET_BIRTH_SHAPE_CENTER ? 1 : 0
     s.needsBlock3 = Self.readsBlock3(layer.shape, layer.mode) ? 1 : 0
     return s
   }
@@ -124,15 +126,6 @@ struct BirthBatch {
     case (.rectangle, .surface), (.rectangle, .volume): SLEET_BIRTH_SHAPE_RECTANGLE
     case (.cuboid, .volume): SLEET_BIRTH_SHAPE_CUBOID
     default: SLEET_BIRTH_SHAPE_PER_LANE
-    }
-  }
-
-  /// Whether the shape's point is the centre whatever the random words.
-  @inline(__always)
-  static func isConstant(_ shape: EmitterShape, _ mode: EmitterMode) -> Bool {
-    switch (shape, mode) {
-    case (.point, _), (.circle, .points), (.sphere, .points): true
-    default: false
     }
   }
 

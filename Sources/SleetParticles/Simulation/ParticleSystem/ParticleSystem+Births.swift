@@ -77,7 +77,8 @@ extension ParticleSystem {
     let last = n.schedule.count(in: window, upTo: hi)
     guard last > first else { return }
     // Per cell, not per birth: the parameter table, path key, the kernel's
-    // flattened parameters (with the cone basis) and the segment look-up (one segment unless the effect has timed changes).
+    // flattened parameters (with the cone basis) and the segment look-up
+    // (one segment unless the effect has timed changes).
     let key = n.key
     let segmented = tree.segmentStarts.count > 1
     precondition(last <= 1 << 56, "birth index out of range")
