@@ -128,7 +128,10 @@ struct BenchmarkPlot {
         legendY += 20
       }
     }
-    let build = SIMDBuildTarget.summary.contains("AVX2") ? "build: haswell (avx2, fma)" : "build: portable (sse2)"
+    let build =
+      SIMDBuildTarget.hasAVX2AndFMA
+      ? "build: haswell (avx2, fma)"
+      : SIMDBuildTarget.runsAVX2Kernels ? "build: portable (sse2), kernels avx2" : "build: portable (sse2)"
     canvas.text(build, x: legendX, y: frame.bottom - 40, scale: 1, color: ink)
     let cpu = (environment.fields.first { $0.0 == "cpu" }?.1 ?? "unknown").lowercased()
     canvas.text("cpu: " + cpu, x: legendX, y: frame.bottom - 26, scale: 1, color: ink)
