@@ -22,6 +22,11 @@ import SleetKit
 /// the 64 B instance and the 24 B affine written = 152 B. `frame-no-affines`
 /// drops the affine: 128 B.
 ///
+/// Groups `preset confetti t=5` and `preset fireworks t=4`: `render(into:)`
+/// of a multi-cell preset in full swing, 1 thread, no affines (items = its
+/// live particles). Their cells' births interleave in the store, so blocks
+/// mix constants rows: the path the single-cell groups never take.
+///
 /// Group `births n=B` (items = births): from an empty store, one
 /// `advance(to:)` over an interval holding exactly B births (rate 2²⁰/s,
 /// lifetime 100 s, so none dies): schedule, sampling (Philox, cone, shape),
@@ -89,6 +94,29 @@ extension BenchmarkRunner {
                 fixed.render(into: &state.frame, threads: 2, computesAffines: false)
                 blackHole(state.frame.instances.count)
               },
+            ]
+          })
+      }
+      // Multi-cell presets, in full swing (the render suite's times): their
+      // cells' births interleave in the store, so blocks mix constants rows.
+      for (preset, time) in [("confetti", 5.0), ("fireworks", 4.0)] {
+        groups.append(
+          BenchmarkGroup(
+            name: "preset \(preset) t=\(Int(time))", items: 1,
+            byteModel: ByteModel(bytesPerItem: 128, "64 B slab row read + 64 B instance written"),
+            baseline: nil, reference: nil
+          ) {
+            let effect = try Effect.preset(named: preset)
+            let system = try benchmarkSystem(effect, .init(threads: 1), suite: "particles")
+            system.seek(to: time)
+            let live = system.liveRecords().count
+            guard live > 0 else { throw BenchmarkSetupError("\(preset) has no live particle at \(time) s") }
+            let state = FrameState()
+            return [
+              BenchmarkCase("render", items: live) {
+                system.render(into: &state.frame, threads: 1, computesAffines: false)
+                blackHole(state.frame.instances.count)
+              }
             ]
           })
       }

@@ -33,23 +33,39 @@ extension ParticleSystem {
     let order = permutation.order
     if !frame.instances.isEmpty {
       Self.resize(&scratchInstances, to: n, filler: Self.blankInstance)
-      for j in 0..<n { scratchInstances[j] = frame.instances[Int(order[j])] }
+      Self.gather(frame.instances, by: order, count: n, into: &scratchInstances)
       swap(&scratchInstances, &frame.instances)
     }
     if !frame.compactInstances.isEmpty {
       Self.resize(&scratchCompactInstances, to: n, filler: Self.blankCompactInstance)
-      for j in 0..<n { scratchCompactInstances[j] = frame.compactInstances[Int(order[j])] }
+      Self.gather(frame.compactInstances, by: order, count: n, into: &scratchCompactInstances)
       swap(&scratchCompactInstances, &frame.compactInstances)
     }
     if !frame.affines.isEmpty {
       Self.resize(&scratchAffines, to: n, filler: .identity)
-      for j in 0..<n { scratchAffines[j] = frame.affines[Int(order[j])] }
+      Self.gather(frame.affines, by: order, count: n, into: &scratchAffines)
       swap(&scratchAffines, &frame.affines)
     }
     if !frame.ids.isEmpty {
       // scratchIDs holds the evaluation order's ids and is free again.
-      for j in 0..<n { scratchIDs[j] = frame.ids[Int(order[j])] }
+      Self.gather(frame.ids, by: order, count: n, into: &scratchIDs)
       swap(&scratchIDs, &frame.ids)
+    }
+  }
+
+  /// `destination[j] = source[order[j]]` for j < n, through buffer pointers:
+  /// as subscripts of the system's scratch arrays, each element paid an
+  /// exclusivity check and a uniqueness check (perf, 2026-12-02).
+  /// - Precondition: `order` is a permutation of `0..<n` and both arrays
+  ///   hold at least `n` elements.
+  static func gather<T>(_ source: [T], by order: [Int32], count n: Int, into destination: inout [T]) {
+    precondition(source.count >= n && order.count >= n && destination.count >= n, "gather past the arrays")
+    source.withUnsafeBufferPointer { source in
+      order.withUnsafeBufferPointer { order in
+        destination.withUnsafeMutableBufferPointer { destination in
+          for j in 0..<n { destination[j] = source[Int(order[j])] }
+        }
+      }
     }
   }
 
