@@ -8,18 +8,6 @@ import Testing
 /// skipped, and two keys composed (minor, then major).
 @Suite("Radix permutation = stable sort")
 struct RadixPermutationTests {
-  /// A fixed-seed generator (SplitMix64), so every run sorts the same keys.
-  struct Keys {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-  }
-
   /// The stable order of `keys` by `key` (ties keep index order).
   static func stableOrder(_ n: Int, _ key: (Int) -> UInt64) -> [Int32] {
     (0..<n).sorted { (key($0), $0) < (key($1), $1) }.map { Int32($0) }
@@ -35,7 +23,7 @@ struct RadixPermutationTests {
   @Test(arguments: 0..<cases.count)
   func sortEqualsTheStableSort(index: Int) {
     let (n, mask) = Self.cases[index]
-    var generator = Keys(state: UInt64(index))
+    var generator = SplitMix64(state: UInt64(index))  // the same keys every run
     // Few distinct values under narrow masks: many ties, so stability shows.
     let keys = (0..<n).map { _ in generator.next() & mask }
     var permutation = RadixPermutation()
@@ -47,7 +35,7 @@ struct RadixPermutationTests {
   /// Sorting by a minor key, then stably by a major key, orders by (major,
   /// minor): how `backToFront` sorts by id, then depth.
   @Test func twoKeysCompose() {
-    var generator = Keys(state: 42)
+    var generator = SplitMix64(state: 42)
     let n = 3_000
     let minor = (0..<n).map { _ in generator.next() }
     let major = (0..<n).map { _ in generator.next() & 0x0301 }
