@@ -102,8 +102,9 @@ SLEET_INLINE sleet_u64x4 sleet_splat_u64x4(unsigned long long v) { return (sleet
 // don't-care (a previous product's high word). They never reach a low word:
 // products read their inputs through `& low` (folded into `pmuludq`, which
 // reads the low halves), a product's high word is `p >> 32` of that exact
-// product, and xor is bitwise. Four lanes, not eight, so that a block's
-// state is eight `xmm` registers in SSE2 builds (eight lanes spilled there).
+// product, and xor is bitwise. Four lanes at a time, so that a block's state
+// fits in eight of SSE2's sixteen `xmm` registers (a design choice, not
+// measured against eight lanes).
 SLEET_INLINE void sleet_philox4x4(
     unsigned b, sleet_u64x4 c2, sleet_u64x4 c3, unsigned k0, unsigned k1, sleet_uint4 out[4]) {
   const sleet_u64x4 low = sleet_splat_u64x4(0xFFFFFFFFull);
@@ -155,23 +156,28 @@ SLEET_INLINE sleet_float8 sleet_sqrt_of_positive_part8(sleet_float8 x) {
 }
 
 // Samples births first…first + 7 of the cell `p` into `out` (see the top of
-// this header); sleet_sample_births8 and its AVX2 copy below call it. Lanes are independent: a caller with fewer births ignores
-// the rest; a lane whose lifetime is ≤ 0 is a birth that never exists.
+// this header); sleet_sample_births8 and its AVX2 copy below call it. Lanes
+// are independent: a caller with fewer births ignores the rest; a lane whose
+// lifetime is ≤ 0 is a birth that never exists.
 //
 // Invariants: `p` and `out` are valid (no alignment needed beyond the
 // types'); first + 7 does not overflow 64 bits (the caller keeps indices
 // below 2⁵⁶).
-SLEET_INLINE void sleet_sample_births8_body(const sleet_birth_params *p, unsigned long long first, sleet_birth_lanes *out) {
+SLEET_INLINE void sleet_sample_births8_body(
+    const sleet_birth_params *p, unsigned long long first, sleet_birth_lanes *out) {
   sleet_float8 half = sleet_splat(0.5f), zero = sleet_splat(0);
   sleet_float8 u[4];
   sleet_birth_uniforms8(0, first, p->seed, p->key, u);
-  sleet_store8(out->lifetime, (sleet_splat(p->lifetime) + (u[0] - half) * sleet_splat(p->lifetimeRange)) *
-                  sleet_splat(p->lifetimeMultiplier));
+  sleet_store8(out->lifetime,
+               (sleet_splat(p->lifetime) + (u[0] - half) * sleet_splat(p->lifetimeRange)) *
+                   sleet_splat(p->lifetimeMultiplier));
   sleet_float8 speed = (sleet_splat(p->velocity) + (u[1] - half) * sleet_splat(p->velocityRange)) *
                        sleet_splat(p->velocityMultiplier);
   sleet_store8(out->speed, speed);
-  sleet_store8(out->scale, (sleet_splat(p->scale) + (u[2] - half) * sleet_splat(p->scaleRange)) * sleet_splat(p->scaleMultiplier));
-  sleet_store8(out->spin, (sleet_splat(p->spin) + (u[3] - half) * sleet_splat(p->spinRange)) * sleet_splat(p->spinMultiplier));
+  sleet_store8(out->scale,
+               (sleet_splat(p->scale) + (u[2] - half) * sleet_splat(p->scaleRange)) * sleet_splat(p->scaleMultiplier));
+  sleet_store8(out->spin,
+               (sleet_splat(p->spin) + (u[3] - half) * sleet_splat(p->spinRange)) * sleet_splat(p->spinMultiplier));
   sleet_birth_uniforms8(1, first, p->seed, p->key, u);
   sleet_store8(out->red, sleet_splat(p->color[0]) + (u[0] - half) * sleet_splat(p->colorRange[0]));
   sleet_store8(out->green, sleet_splat(p->color[1]) + (u[1] - half) * sleet_splat(p->colorRange[1]));
@@ -184,7 +190,7 @@ SLEET_INLINE void sleet_sample_births8_body(const sleet_birth_params *p, unsigne
   if (p->needsBlock2) sleet_birth_uniforms8(2, first, p->seed, p->key, b2);
   if (p->needsBlock3) sleet_birth_uniforms8(3, first, p->seed, p->key, b3);
 
-  sleet_float8 dx, dy, dz;
+  sleet_float8 d[3];  // the direction's x, y, z
   if (p->coneRange > 0) {
     sleet_float8 cosBeta = sleet_splat(1) - b2[0] * sleet_splat(1 - p->cosHalfRange);
     sleet_float8 sinBeta = sleet_sqrt_of_positive_part8(sleet_splat(1) - cosBeta * cosBeta);
@@ -192,17 +198,17 @@ SLEET_INLINE void sleet_sample_births8_body(const sleet_birth_params *p, unsigne
     // 2·Float.pi: Swift's Float.pi is π rounded toward zero (0x1.921fb4p+1).
     sleet_sincos8(sleet_splat(0x1.921fb4p+2f) * b2[1], sine, cosine);
     sleet_float8 sinPsi = sleet_load8((const char *)sine), cosPsi = sleet_load8((const char *)cosine);
-    dx = sleet_splat(p->axis[0]) * cosBeta + (sleet_splat(p->e1[0]) * cosPsi + sleet_splat(p->e2[0]) * sinPsi) * sinBeta;
-    dy = sleet_splat(p->axis[1]) * cosBeta + (sleet_splat(p->e1[1]) * cosPsi + sleet_splat(p->e2[1]) * sinPsi) * sinBeta;
-    dz = sleet_splat(p->axis[2]) * cosBeta + (sleet_splat(p->e1[2]) * cosPsi + sleet_splat(p->e2[2]) * sinPsi) * sinBeta;
+#pragma clang loop unroll(full)
+    for (int c = 0; c < 3; c++)
+      d[c] = sleet_splat(p->axis[c]) * cosBeta +
+             (sleet_splat(p->e1[c]) * cosPsi + sleet_splat(p->e2[c]) * sinPsi) * sinBeta;
   } else {
-    dx = sleet_splat(p->axis[0]);
-    dy = sleet_splat(p->axis[1]);
-    dz = sleet_splat(p->axis[2]);
+#pragma clang loop unroll(full)
+    for (int c = 0; c < 3; c++) d[c] = sleet_splat(p->axis[c]);
   }
-  sleet_store8(out->vx, dx * speed);
-  sleet_store8(out->vy, dy * speed);
-  sleet_store8(out->vz, dz * speed);
+  sleet_store8(out->vx, d[0] * speed);
+  sleet_store8(out->vy, d[1] * speed);
+  sleet_store8(out->vz, d[2] * speed);
 
   sleet_float8 cx = sleet_splat(p->center[0]), cy = sleet_splat(p->center[1]), cz = sleet_splat(p->center[2]);
   sleet_float8 w = sleet_splat(p->width);
