@@ -4,8 +4,8 @@
 ///
 /// One read of the keys histograms all their bytes; each pass scatters (key,
 /// index) pairs by one byte; a byte that is equal in every key is skipped (a
-/// single-cell effect's id high bytes, small birth indices), so typical sorts
-/// take 2–4 passes.
+/// single-cell effect's id high bytes, small birth indices), so a sort by
+/// top-level ids takes 2–4 passes; sub-cell ids are hashed and take all eight.
 /// Stability makes multi-key sorts compose: sort by the minor key, then
 /// re-key and sort by the major key.
 /// - Complexity: O(passes × n) time, O(n) scratch, no allocations in steady state.
@@ -49,7 +49,8 @@ struct RadixPermutation {
         scratchOrder.withUnsafeMutableBufferPointer { scratchOrder in
           scratchKeys.withUnsafeMutableBufferPointer { scratchKeys in
             counts.withUnsafeMutableBufferPointer { counts in
-              counts.update(repeating: 0)
+              // Only the histograms of the bytes this sort reads.
+              UnsafeMutableBufferPointer(rebasing: counts[0..<bytes * 256]).update(repeating: 0)
               for j in 0..<n {
                 let k = key(Int(order[j]))
                 keys[j] = k
