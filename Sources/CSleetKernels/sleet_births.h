@@ -1,6 +1,8 @@
 // Eight consecutive top-level births of one cell, sampled at once: the C
 // kernel behind SleetParticles' `BirthBatch` (BirthBatch.swift), which calls
-// it for every batch of births.
+// it for every batch of births, and behind `ParticleStore.appendSampledBlock`,
+// which samples a batch alive in every lane straight into a slab block
+// (sleet_sample_block8, at the end).
 //
 // What it computes, per lane l (birth first + l), exactly as the scalar
 // `BirthSampler.topLevel` does (BirthBatchTests compares them over every
@@ -266,6 +268,52 @@ SLEET_INLINE void sleet_sample_births8_body(
   sleet_store8(out->shapeWords[3], b3[1]);
 }
 
+// Samples births first…first + 7 into `lanes` (sleet_sample_births8_body)
+// and, when every lane is a birth alive at `t` — 0 ≤ t − times[l] <
+// lifetime, in `double`, ParticleStore's alive test — also writes them as
+// one fresh slab block at `block`, slot by slot (ParticleStore's layout:
+// birth times, lifetime, constants row `row` in every lane, position,
+// velocity, scale, spin, colour), and the block's earliest end of life,
+// min over lanes of times[l] + lifetime (in lane order, as
+// ParticleStore.appendBlock), at `*death`; returns 1. Otherwise returns 0
+// and writes neither (a lifetime ≤ 0 or NaN fails the alive test).
+//
+// Why: written through Swift, the batch went from the kernel's struct into
+// eight-lane fields, through the alive test, then into the block: about a
+// third of a birth's time was that Swift code (perf, 2026-12-02).
+//
+// Invariants: p->shape is not SLEET_BIRTH_SHAPE_PER_LANE (the kernel's
+// positions are final); `times` holds 8 doubles; `block` has 512 writable
+// bytes that no other pointer here aliases.
+SLEET_INLINE int sleet_sample_block8_body(
+    const sleet_birth_params *p, unsigned long long first, const double *times, double t, unsigned row,
+    void *block, sleet_birth_lanes *lanes, double *death) {
+  sleet_sample_births8_body(p, first, lanes);
+  sleet_double8 birth;
+  __builtin_memcpy(&birth, times, sizeof birth);
+  sleet_double8 now = {t, t, t, t, t, t, t, t};
+  sleet_double8 age = now - birth;
+  sleet_float8 lifetime = sleet_load8((const char *)lanes->lifetime);
+  sleet_double8 life = __builtin_convertvector(lifetime, sleet_double8);
+  sleet_long8 alive = (age >= 0) & (age < life);
+  if (!__builtin_reduce_and(alive)) return 0;
+  char *b = (char *)block;
+  __builtin_memcpy(b, &birth, sizeof birth);
+  sleet_store8(b + 2 * 32, lifetime);
+  sleet_uint8 rows = {row, row, row, row, row, row, row, row};
+  __builtin_memcpy(b + 3 * 32, &rows, sizeof rows);
+  const float *columns[12] = {lanes->x,     lanes->y,   lanes->z,     lanes->vx,   lanes->vy,   lanes->vz,
+                              lanes->scale, lanes->spin, lanes->red, lanes->green, lanes->blue, lanes->alpha};
+#pragma clang loop unroll(full)
+  for (int c = 0; c < 12; c++) sleet_store8(b + (4 + c) * 32, sleet_load8((const char *)columns[c]));
+  sleet_double8 end = birth + life;
+  double d = end[0];
+#pragma clang loop unroll(full)
+  for (int l = 1; l < 8; l++) d = end[l] < d ? end[l] : d;
+  *death = d;
+  return 1;
+}
+
 // The kernel for the build's target, and its AVX2 copy for the portable
 // x86-64 build, run where the CPU has AVX2 (as the block loop's copies in
 // sleet_kernels.h; the same code in other builds). Same bits either way
@@ -277,6 +325,19 @@ static inline void sleet_sample_births8(const sleet_birth_params *p, unsigned lo
 SLEET_AVX2_COPY static inline void sleet_sample_births8_avx2(
     const sleet_birth_params *p, unsigned long long first, sleet_birth_lanes *out) {
   sleet_sample_births8_body(p, first, out);
+}
+
+// The same two copies of sleet_sample_block8_body.
+static inline int sleet_sample_block8(
+    const sleet_birth_params *p, unsigned long long first, const double *times, double t, unsigned row,
+    void *block, sleet_birth_lanes *lanes, double *death) {
+  return sleet_sample_block8_body(p, first, times, t, row, block, lanes, death);
+}
+
+SLEET_AVX2_COPY static inline int sleet_sample_block8_avx2(
+    const sleet_birth_params *p, unsigned long long first, const double *times, double t, unsigned row,
+    void *block, sleet_birth_lanes *lanes, double *death) {
+  return sleet_sample_block8_body(p, first, times, t, row, block, lanes, death);
 }
 
 #endif

@@ -5,8 +5,11 @@ import Testing
 @testable import SleetParticles
 
 /// The one-cell fast path, whole batches of eight births written as slab
-/// blocks column by column (``ParticleStore/appendBlock(_:times:constantsIndex:cell:)``),
-/// against its naive twin, the record-by-record ``ParticleSystem/append(_:)``
+/// blocks — sampled straight into the slab by the C kernel
+/// (``ParticleStore/appendSampledBlock(_:times:at:constantsIndex:cell:lanes:avx2:)``,
+/// in both of its copies) or, for shapes placed per lane, column by column
+/// (``ParticleStore/appendBlock(_:times:constantsIndex:cell:)``) — against
+/// its naive twin, the record-by-record ``ParticleSystem/append(_:)``
 /// (`usesBlockAppend = false`): after every seek and step the two stores hold
 /// the same bytes — every slot of every stored block including the tail
 /// lanes, the ids and each block's earliest end of life.
@@ -27,8 +30,9 @@ struct BatchedAppendTests {
   /// lifetimes ≤ 0 in about a third of the lanes and short lives (dead lanes
   /// in seek windows and long steps); a window that opens and closes
   /// mid-batch with a phase (`beginTime`, `duration`, `timeOffset`); a
-  /// point emitter without a cone; key-path changes (segments, a rate
-  /// change, a changed shape).
+  /// point emitter without a cone; a circle outline (a point per lane, so
+  /// the column-by-column path); key-path changes (segments, a rate change,
+  /// a changed shape).
   static func effects() throws -> [(String, Effect)] {
     var out: [(String, Effect)] = []
     out.append(("steady", ParticleSystem.steadyStateEffect(liveParticles: 2_000, lifetime: 2)))
@@ -68,6 +72,15 @@ struct BatchedAppendTests {
           $0.seed = 99
         }
       ))
+    out.append(
+      (
+        "circle outline",
+        testEffect([testCell("c", birthRate: 350, lifetime: 0.7, velocity: 30) { $0.emissionRange = 0.5 }]) {
+          $0.emitterShape = .circle
+          $0.emitterMode = .outline
+          $0.emitterSize = SIMD2(40, 40)
+        }
+      ))
     let segmentedBase = testEffect([
       testCell("a", birthRate: 211, lifetime: 0.8, velocity: 40) {
         $0.lifetimeRange = 0.6
@@ -100,10 +113,16 @@ struct BatchedAppendTests {
     (false, 1.0101), (false, 1.75), (true, 0.4), (false, 0.4 + 1 / 60.0), (false, 2.5),
   ]
 
-  @Test func blockAppendEqualsRecordAppend() throws {
+  /// The birth kernel's copies to run: the build's, and AVX2 where the CPU
+  /// has it.
+  static let avx2Copies = SIMDBuildTarget.runsAVX2Kernels ? [false, true] : [false]
+
+  @Test(arguments: avx2Copies)
+  func blockAppendEqualsRecordAppend(avx2: Bool) throws {
     var blocksWritten = 0
     for (name, effect) in try Self.effects() {
       let fast = try ParticleSystem(effect: effect)
+      fast.usesAVX2BirthKernels = avx2
       let naive = try ParticleSystem(effect: effect)
       naive.usesBlockAppend = false
       #expect(fast.tree.nodes.count == 1)

@@ -35,8 +35,8 @@ extension ParticleSystem {
         let out = buffer.baseAddress!
         forEachTopLevelBatch(
           node: 0, after: Swift.max(start, t - tree.maximumLifetime(0)), through: t, nextLength: { 8 }
-        ) { batch, times, count, _, segment in
-          let written = batch.writeAliveSlots(
+        ) { source, times, count, _, segment in
+          let written = source.sample().writeAliveSlots(
             times: times, count: count, at: t, node: 0, constantsRow: UInt32(segment), to: out)
           slots.append(contentsOf: UnsafeBufferPointer(start: out, count: written))
         }

@@ -58,7 +58,6 @@ struct BirthBatch {
     avx2: Bool = SIMDBuildTarget.runsAVX2Kernels
   ) {
     precondition(!avx2 || SIMDBuildTarget.runsAVX2Kernels, "the AVX2 copy needs a CPU with AVX2")
-    self.first = first
     var lanes = sleet_birth_lanes()
     withUnsafePointer(to: s) {
       if avx2 {
@@ -67,14 +66,10 @@ struct BirthBatch {
         sleet_sample_births8($0, UInt64(first), &lanes)
       }
     }
-    // The C struct's `float[8]` fields import as tuples of eight `Float`.
-    @inline(__always) func v<T>(_ t: T) -> V { unsafeBitCast(t, to: V.self) }
-    (lifetime, speed, scale, spin) = (v(lanes.lifetime), v(lanes.speed), v(lanes.scale), v(lanes.spin))
-    (red, green, blue, alpha) = (v(lanes.red), v(lanes.green), v(lanes.blue), v(lanes.alpha))
-    (x, y, z) = (v(lanes.x), v(lanes.y), v(lanes.z))
-    (vx, vy, vz) = (v(lanes.vx), v(lanes.vy), v(lanes.vz))
+    self.init(lanes: lanes, first: first)
     guard Int(s.shape) == SLEET_BIRTH_SHAPE_PER_LANE else { return }
     let layer = p.layer
+    @inline(__always) func v<T>(_ t: T) -> V { unsafeBitCast(t, to: V.self) }
     let (sx, sy, sz, choice) = (
       v(lanes.shapeWords.0), v(lanes.shapeWords.1), v(lanes.shapeWords.2), v(lanes.shapeWords.3)
     )
@@ -84,6 +79,19 @@ struct BirthBatch {
         u: SIMD4(sx[l], sy[l], sz[l], choice[l]))
       (x[l], y[l], z[l]) = (q.x, q.y, q.z)
     }
+  }
+
+  /// The batch the kernel wrote into `lanes` for births `first ..< first + 8`
+  /// (positions as written: the caller places per-lane shapes).
+  @inline(__always)
+  init(lanes: sleet_birth_lanes, first: Int) {
+    self.first = first
+    // The C struct's `float[8]` fields import as tuples of eight `Float`.
+    @inline(__always) func v<T>(_ t: T) -> V { unsafeBitCast(t, to: V.self) }
+    (lifetime, speed, scale, spin) = (v(lanes.lifetime), v(lanes.speed), v(lanes.scale), v(lanes.spin))
+    (red, green, blue, alpha) = (v(lanes.red), v(lanes.green), v(lanes.blue), v(lanes.alpha))
+    (x, y, z) = (v(lanes.x), v(lanes.y), v(lanes.z))
+    (vx, vy, vz) = (v(lanes.vx), v(lanes.vy), v(lanes.vz))
   }
 
   /// The kernel's parameters for cell parameters `p` (one segment), with
@@ -162,5 +170,23 @@ struct BirthBatch {
       halfAcceleration: p.halfAcceleration, scale: scale[l], scaleSpeed: p.scaleSpeed, spin: spin[l],
       color: SIMD4(red[l], green[l], blue[l], alpha[l]), colorSpeed: p.colorSpeed,
       contentsRect: p.contentsRect, sprite: p.sprite)
+  }
+}
+
+extension BirthBatch {
+  /// A batch of births not sampled yet: its parameters, the kernel's
+  /// flattening of them and its first birth index. ``sample()`` gives the
+  /// ``BirthBatch``; the one-cell append samples straight into the slab
+  /// instead (``ParticleStore/appendSampledBlock(_:times:at:constantsIndex:cell:lanes:avx2:)``).
+  struct Source {
+    let parameters: UnsafePointer<CellParameters>
+    let sampling: UnsafePointer<sleet_birth_params>
+    let first: Int
+
+    @inline(__always)
+    func sample() -> BirthBatch { BirthBatch(parameters.pointee, sampling: sampling.pointee, first: first) }
+
+    /// Whether the kernel's positions are final (no per-lane shape).
+    var hasFinalPositions: Bool { Int(sampling.pointee.shape) != SLEET_BIRTH_SHAPE_PER_LANE }
   }
 }

@@ -1,3 +1,6 @@
+import CSleetKernels
+import SleetMath
+
 /// The live particles' birth records in one 64-byte-aligned slab, laid out as
 /// an array of structures of arrays (AoSoA): blocks of 8 particles, each block
 /// 512 bytes = 16 slots × 8 lanes × 4 bytes, holding only what varies from
@@ -286,6 +289,48 @@ final class ParticleStore: @unchecked Sendable {
     deaths[count >> 3] = death
     count += 8
     blocksAppended &+= 1
+  }
+
+  /// ``appendBlock(_:times:constantsIndex:cell:)`` fused with the sampling:
+  /// the C kernel `sleet_sample_block8` samples the batch `source` into
+  /// `lanes` and, when all eight births are alive at `t`, writes them
+  /// straight into the fresh block with its earliest end of life; then the
+  /// ids, and the block is appended. Returns false, appending nothing, when
+  /// a lane is not alive (or not a birth); `lanes` then holds the sampled
+  /// batch for the record-by-record path. The same bytes as
+  /// ``appendBlock(_:times:constantsIndex:cell:)`` of `source.sample()`
+  /// (`BatchedAppendTests`, both copies of the kernel).
+  ///
+  /// **Invariants:** as ``appendBlock(_:times:constantsIndex:cell:)``, and
+  /// `source` places no lane by itself (``BirthBatch/Source/hasFinalPositions``).
+  /// `avx2` runs the kernel's AVX2 copy (only where the CPU has it).
+  @inline(__always)
+  func appendSampledBlock(
+    _ source: BirthBatch.Source, times: SIMD8<Double>, at t: Double, constantsIndex: UInt32, cell: Int,
+    lanes: inout sleet_birth_lanes, avx2: Bool
+  ) -> Bool {
+    precondition(count & 7 == 0, "a block append needs a fresh block")
+    precondition(source.hasFinalPositions, "a per-lane shape needs BirthBatch's positions")
+    precondition(!avx2 || SIMDBuildTarget.runsAVX2Kernels, "the AVX2 copy needs a CPU with AVX2")
+    assert(constants[Int(constantsIndex)].cell == UInt32(cell), "constants row \(constantsIndex) is not cell \(cell)'s")
+    if head * 8 + count + 8 > capacity { reserve(count + 8) }
+    let block = blocks + (count >> 3) * Self.blockBytes
+    var death = 0.0
+    let written = withUnsafeBytes(of: times) { times in
+      let times = times.baseAddress!.assumingMemoryBound(to: Double.self)
+      return avx2
+        ? sleet_sample_block8_avx2(
+          source.sampling, UInt64(source.first), times, t, constantsIndex, block, &lanes, &death)
+        : sleet_sample_block8(source.sampling, UInt64(source.first), times, t, constantsIndex, block, &lanes, &death)
+    }
+    guard written != 0 else { return false }
+    let lanes = SIMD8<UInt64>(0, 1, 2, 3, 4, 5, 6, 7)
+    let id = SIMD8(repeating: UInt64(cell) << 56 | UInt64(source.first)) &+ lanes
+    UnsafeMutableRawPointer(ids + count).storeBytes(of: id, as: SIMD8<UInt64>.self)
+    deaths[count >> 3] = death
+    count += 8
+    blocksAppended &+= 1
+    return true
   }
 
   /// Empties the store (keeping the slab).

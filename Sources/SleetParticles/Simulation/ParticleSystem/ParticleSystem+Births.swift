@@ -39,7 +39,8 @@ extension ParticleSystem {
   /// per birth).
   @inline(__always)
   func forEachTopLevelBirth(node: Int, after lo: Double, through hi: Double, _ body: (BirthRecord) -> Void) {
-    forEachTopLevelBatch(node: node, after: lo, through: hi, nextLength: { 8 }) { batch, times, count, p, _ in
+    forEachTopLevelBatch(node: node, after: lo, through: hi, nextLength: { 8 }) { source, times, count, p, _ in
+      let batch = source.sample()
       for l in 0..<count where batch.lifetime[l] > 0 {
         body(batch.record(l, p.pointee, node: node, birthTime: times[l]))
       }
@@ -47,8 +48,8 @@ extension ParticleSystem {
   }
 
   /// The births of top-level `node` in (`lo`, `hi`], in birth order, as
-  /// batches of at most eight consecutive births (``BirthBatch``): `body`
-  /// gets the batch, the birth times of its lanes, how many leading lanes
+  /// batches of at most eight consecutive births: `body` gets the batch to
+  /// sample (``BirthBatch/Source``), the birth times of its lanes, how many leading lanes
   /// are births of the interval (`count`, 1…8), the parameters they were
   /// sampled with and that segment's number. Lanes whose lifetime is ≤ 0 are
   /// births that never exist: `body` skips them.
@@ -64,7 +65,7 @@ extension ParticleSystem {
   func forEachTopLevelBatch(
     node: Int, after lo: Double, through hi: Double, nextLength: () -> Int,
     _ body: (
-      _ batch: BirthBatch, _ times: SIMD8<Double>, _ count: Int, _ p: UnsafePointer<CellParameters>,
+      _ batch: BirthBatch.Source, _ times: SIMD8<Double>, _ count: Int, _ p: UnsafePointer<CellParameters>,
       _ segment: Int
     ) -> Void
   ) {
@@ -130,8 +131,9 @@ extension ParticleSystem {
               p.pointee, basis: Emission.basis(axis: p.pointee.axis), key: key, seed: seed)
             samplingSegment = segment
           }
-          let batch = BirthBatch(p.pointee, sampling: sampling, first: k)
-          body(batch, times, count, p, segment)
+          withUnsafePointer(to: sampling) { s in
+            body(BirthBatch.Source(parameters: p, sampling: s, first: k), times, count, p, segment)
+          }
         }
         if closed { break }
         k += count

@@ -1,3 +1,4 @@
+import CSleetKernels
 import SleetMath
 
 extension ParticleSystem {
@@ -95,24 +96,42 @@ extension ParticleSystem {
   /// Appends the births of top-level `node` in (`lo`, `hi`] that are alive
   /// at `t` straight to the store, in birth order (one-cell effects: they
   /// come after every stored particle). A batch of eight that starts a
-  /// fresh block and is alive in every lane is written as one block, column
-  /// by column (``ParticleStore/appendBlock(_:times:constantsIndex:cell:)``);
+  /// fresh block and is alive in every lane is written as one block: sampled
+  /// straight into the slab by the C kernel
+  /// (``ParticleStore/appendSampledBlock(_:times:at:constantsIndex:cell:lanes:avx2:)``),
+  /// or, for shapes whose point is placed per lane, sampled and then written
+  /// column by column (``ParticleStore/appendBlock(_:times:constantsIndex:cell:)``);
   /// any other batch (a partial one, a dead or never-existing lane, a
   /// partly filled block) goes record by record through ``append(_:)``, the
-  /// naive twin (`BatchedAppendTests` compares the two). Batches are cut so
+  /// naive twin (`BatchedAppendTests` compares them). Batches are cut so
   /// that the next one starts at a block boundary: after a partly filled
   /// block, one short batch fills it.
   @inline(__always)
   func appendAliveBirths(node: Int, after lo: Double, through hi: Double, at t: Double) {
     let batched = usesBlockAppend
+    let avx2 = usesAVX2BirthKernels
     forEachTopLevelBatch(
       node: node, after: lo, through: hi, nextLength: { batched ? 8 - (self.store.count & 7) : 8 }
-    ) { batch, times, count, p, _ in
-      if batched && count == 8 && store.count & 7 == 0 && batch.allAlive(times: times, at: t) {
-        store.appendBlock(
-          batch, times: times, constantsIndex: tree.constantsIndex(cell: UInt32(node), birthTime: times[0]),
-          cell: node)
-        return
+    ) { source, times, count, p, _ in
+      let fresh = batched && count == 8 && store.count & 7 == 0
+      let batch: BirthBatch
+      if fresh && source.hasFinalPositions {
+        var lanes = sleet_birth_lanes()
+        let row = tree.constantsIndex(cell: UInt32(node), birthTime: times[0])
+        if store.appendSampledBlock(
+          source, times: times, at: t, constantsIndex: row, cell: node, lanes: &lanes, avx2: avx2)
+        {
+          return
+        }
+        batch = BirthBatch(lanes: lanes, first: source.first)
+      } else {
+        batch = source.sample()
+        if fresh && batch.allAlive(times: times, at: t) {
+          store.appendBlock(
+            batch, times: times, constantsIndex: tree.constantsIndex(cell: UInt32(node), birthTime: times[0]),
+            cell: node)
+          return
+        }
       }
       for l in 0..<count where batch.lifetime[l] > 0 {
         let r = batch.record(l, p.pointee, node: node, birthTime: times[l])

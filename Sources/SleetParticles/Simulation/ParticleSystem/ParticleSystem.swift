@@ -56,6 +56,10 @@ public final class ParticleSystem {
   /// blocks (``appendAliveBirths(node:after:through:at:)``). Always true
   /// except in the tests that compare it with the record-by-record path.
   var usesBlockAppend = true
+  /// Whether ``appendAliveBirths(node:after:through:at:)`` samples into the
+  /// slab with the birth kernel's AVX2 copy: where the CPU has AVX2, except
+  /// in the tests that run the build's copy too.
+  var usesAVX2BirthKernels = SIMDBuildTarget.runsAVX2Kernels
   var scratchIDs: [UInt64] = []
   var scratchDepths: [Float] = []
   var permutation = RadixPermutation()
