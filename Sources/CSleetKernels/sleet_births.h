@@ -75,6 +75,9 @@ typedef struct {
   int shape;  // SLEET_BIRTH_SHAPE_*
   // Whether Philox blocks 2 and 3 are read (unread words stay 0).
   int needsBlock2, needsBlock3;
+  // Philox's 20 round keys of (seed, key), each in four 64-bit lanes: set
+  // by sleet_birth_params_set_round_keys once the seed and key are.
+  unsigned long long roundKeys[20][4];
 } sleet_birth_params;
 
 // The eight lanes of a batch, attribute by attribute (BirthBatch's fields).
@@ -129,16 +132,25 @@ SLEET_INLINE void sleet_philox4x4(
 
 // The 20 round keys of key (k0, k1), each in every lane: Philox's key
 // schedule, (k0, k1) + r·(0x9E3779B9, 0xBB67AE85) mod 2³² for rounds r =
-// 0…9. Computed once per batch of births and shared by its Philox blocks:
-// computed inside each round, as before, each key was an `lea`, a `vmovq`
-// and a `vpbroadcastq` per block, and the batch took 14–17 % longer
-// (standalone clang -O3 harness, AVX2, 2026-12-02).
+// 0…9.
 SLEET_INLINE void sleet_philox_round_keys(unsigned k0, unsigned k1, sleet_u64x4 roundKeys[20]) {
 #pragma clang loop unroll(full)
   for (unsigned r = 0; r < 10; r++) {
     roundKeys[2 * r] = sleet_splat_u64x4(k0 + r * 0x9E3779B9u);
     roundKeys[2 * r + 1] = sleet_splat_u64x4(k1 + r * 0xBB67AE85u);
   }
+}
+
+// Fills p->roundKeys from p->seed and p->key, once per cell and segment
+// (the caller flattens the parameters that often). Why in the parameters:
+// computed inside each round, the keys were an `lea`, a `vmovq` and a
+// `vpbroadcastq` each, in every Philox block, and the batch took 14–17 %
+// longer; computed once per batch, about 4 % longer than copying them from
+// here (standalone clang -O3 harness, AVX2, 2026-12-02).
+static inline void sleet_birth_params_set_round_keys(sleet_birth_params *p) {
+  sleet_u64x4 keys[20];
+  sleet_philox_round_keys(p->seed, p->key, keys);
+  __builtin_memcpy(p->roundKeys, keys, sizeof keys);
 }
 
 // Block b's four words of births first…first + 7 as uniforms in [0, 1)
@@ -183,8 +195,11 @@ SLEET_INLINE void sleet_sample_births8_body(
     const sleet_birth_params *p, unsigned long long first, sleet_birth_lanes *out) {
   sleet_float8 half = sleet_splat(0.5f), zero = sleet_splat(0);
   sleet_float8 u[4];
+  // A local copy: the parameters are not 32-byte aligned (Swift does not
+  // import such a struct), and loading the keys from them inside the rounds
+  // measured slower than copying them once.
   sleet_u64x4 roundKeys[20];
-  sleet_philox_round_keys(p->seed, p->key, roundKeys);
+  __builtin_memcpy(roundKeys, p->roundKeys, sizeof roundKeys);
   sleet_birth_uniforms8(0, first, roundKeys, u);
   sleet_store8(out->lifetime,
                (sleet_splat(p->lifetime) + (u[0] - half) * sleet_splat(p->lifetimeRange)) *

@@ -57,17 +57,27 @@ struct BirthBatch {
     _ p: borrowing CellParameters, sampling s: borrowing sleet_birth_params, first: Int,
     avx2: Bool = SIMDBuildTarget.runsAVX2Kernels
   ) {
+    let p = copy p
+    self = withUnsafePointer(to: s) { BirthBatch(p, samplingAt: $0, first: first, avx2: avx2) }
+  }
+
+  /// ``init(_:sampling:first:avx2:)`` with the flattened parameters read in
+  /// place (they are 880 bytes; a copy per batch showed in the births
+  /// profile).
+  @inline(__always)
+  init(
+    _ p: borrowing CellParameters, samplingAt s: UnsafePointer<sleet_birth_params>, first: Int,
+    avx2: Bool = SIMDBuildTarget.runsAVX2Kernels
+  ) {
     precondition(!avx2 || SIMDBuildTarget.runsAVX2Kernels, "the AVX2 copy needs a CPU with AVX2")
     var lanes = sleet_birth_lanes()
-    withUnsafePointer(to: s) {
-      if avx2 {
-        sleet_sample_births8_avx2($0, UInt64(first), &lanes)
-      } else {
-        sleet_sample_births8($0, UInt64(first), &lanes)
-      }
+    if avx2 {
+      sleet_sample_births8_avx2(s, UInt64(first), &lanes)
+    } else {
+      sleet_sample_births8(s, UInt64(first), &lanes)
     }
     self.init(lanes: lanes, first: first)
-    guard Int(s.shape) == SLEET_BIRTH_SHAPE_PER_LANE else { return }
+    guard Int(s.pointee.shape) == SLEET_BIRTH_SHAPE_PER_LANE else { return }
     let layer = p.layer
     @inline(__always) func v<T>(_ t: T) -> V { unsafeBitCast(t, to: V.self) }
     let (sx, sy, sz, choice) = (
@@ -115,6 +125,7 @@ struct BirthBatch {
     s.center = (layer.position.x, layer.position.y, layer.position.z)
     (s.width, s.height, s.depth) = (layer.size.x, layer.size.y, layer.depth)
     (s.seed, s.key) = (seed, key)
+    sleet_birth_params_set_round_keys(&s)
     let shape = Self.shapeCase(layer.shape, layer.mode)
     s.shape = Int32(shape)
     // Block 2 (words 8…11): the cone's two words, then the shape's first two.
@@ -184,7 +195,7 @@ extension BirthBatch {
     let first: Int
 
     @inline(__always)
-    func sample() -> BirthBatch { BirthBatch(parameters.pointee, sampling: sampling.pointee, first: first) }
+    func sample() -> BirthBatch { BirthBatch(parameters.pointee, samplingAt: sampling, first: first) }
 
     /// Whether the kernel's positions are final (no per-lane shape).
     var hasFinalPositions: Bool { Int(sampling.pointee.shape) != SLEET_BIRTH_SHAPE_PER_LANE }
