@@ -15,12 +15,12 @@
 /// within the cell) or a hash (sub-cells). Splits order them in two or
 /// three levels (by cell, by the hash's top bytes, then buckets of a few
 /// keys) where the bytewise passes take all eight bytes: the fireworks
-/// preset's 688-particle frame went from 29–37 µs to 15–21 µs in
+/// preset's 688-particle frame went from 27–37 µs to 14–21 µs in
 /// `sleet-bench`, and in a standalone `swiftc -O -wmo` loop (2026-12-02,
 /// Zen 3 VM) id-shaped keys sorted 2.0× faster at 688 and 10 000 keys and
 /// 1.5× at 100 000 and a million. Four-byte depth keys (float bits, whose
-/// top byte takes few values) need more levels: splits won at 688 to 10 000
-/// keys (1.2×), tied at 100 000 and lost at a million (32–36 against 22–28
+/// top byte takes few values) need more levels: splits beat passes at 688
+/// to 10 000 keys (1.2–1.3×), tied at 100 000 and lost at a million (32–36 against 22–28
 /// ms). So ``sort(bytes:strategy:by:)`` splits when there are at most
 /// ``splitsUpTo`` keys or at least five bytes differ, and runs passes
 /// otherwise.
@@ -64,8 +64,8 @@ struct RadixPermutation {
 
   /// Which radix sort ``sort(bytes:strategy:by:)`` runs.
   enum Strategy {
-    /// Splits for few keys with many differing bytes, passes otherwise
-    /// (see the type's documentation).
+    /// Splits for at most ``splitsUpTo`` keys or when at least five bytes
+    /// differ, passes otherwise (see the type's documentation).
     case automatic
     case mostSignificantFirst
     case leastSignificantFirst

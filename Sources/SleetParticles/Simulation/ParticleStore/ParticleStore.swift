@@ -324,8 +324,8 @@ final class ParticleStore: @unchecked Sendable {
         : sleet_sample_block8(source.sampling, UInt64(source.first), times, t, constantsIndex, block, &lanes, &death)
     }
     guard written != 0 else { return false }
-    let lanes = SIMD8<UInt64>(0, 1, 2, 3, 4, 5, 6, 7)
-    let id = SIMD8(repeating: UInt64(cell) << 56 | UInt64(source.first)) &+ lanes
+    let laneOffsets = SIMD8<UInt64>(0, 1, 2, 3, 4, 5, 6, 7)
+    let id = SIMD8(repeating: UInt64(cell) << 56 | UInt64(source.first)) &+ laneOffsets
     UnsafeMutableRawPointer(ids + count).storeBytes(of: id, as: SIMD8<UInt64>.self)
     deaths[count >> 3] = death
     count += 8
