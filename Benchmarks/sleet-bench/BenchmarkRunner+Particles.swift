@@ -27,6 +27,12 @@ import SleetKit
 /// live particles). Their cells' births interleave in the store, so blocks
 /// mix constants rows: the path the single-cell groups never take.
 ///
+/// Groups `two-cells n=N`: `render(into:)`, 1 thread, no affines, of the
+/// one-cell effect (`one cell`) and of two such cells at half the rate each
+/// (`two cells`), N live particles both: the two cells' births alternate in
+/// the store, so every block mixes two constants rows, and the frame sorts
+/// by id.
+///
 /// Group `births n=B` (items = births): from an empty store, one
 /// `advance(to:)` over an interval holding exactly B births (rate 2²⁰/s,
 /// lifetime 100 s, so none dies): schedule, sampling (Philox, cone, shape),
@@ -92,6 +98,43 @@ extension BenchmarkRunner {
               },
               BenchmarkCase("render-2t") {
                 fixed.render(into: &state.frame, threads: 2, computesAffines: false)
+                blackHole(state.frame.instances.count)
+              },
+            ]
+          })
+      }
+      // Two cells at the same rate: their births alternate in the store, so
+      // every block mixes two constants rows (the lane-by-lane path), against
+      // the one-cell effect with the same live count in the same group.
+      for n in scale.sizes([10_000, 100_000]) {
+        groups.append(
+          BenchmarkGroup(
+            name: "two-cells n=\(n)", items: n,
+            byteModel: ByteModel(bytesPerItem: 128, "64 B slab row read + 64 B instance written"),
+            baseline: "one cell", reference: nil
+          ) {
+            let one = try benchmarkSystem(
+              ParticleSystem.steadyStateEffect(liveParticles: n), .init(threads: 1), suite: "particles")
+            one.seek(to: 10)
+            try expectLive(one, n)
+            var emitter = ParticleSystem.steadyStateEffect(liveParticles: n / 2).emitter
+            // A second cell (constants rows are per cell and segment), its
+            // colour fading a little slower.
+            var second = emitter.emitterCells[0]
+            second.name = "second"
+            second.alphaSpeed = -0.04
+            emitter.emitterCells.append(second)
+            let two = try benchmarkSystem(try Effect(emitter: emitter), .init(threads: 1), suite: "particles")
+            two.seek(to: 10)
+            try expectLive(two, n)
+            let state = FrameState()
+            return [
+              BenchmarkCase("one cell") {
+                one.render(into: &state.frame, threads: 1, computesAffines: false)
+                blackHole(state.frame.instances.count)
+              },
+              BenchmarkCase("two cells") {
+                two.render(into: &state.frame, threads: 1, computesAffines: false)
                 blackHole(state.frame.instances.count)
               },
             ]

@@ -20,10 +20,13 @@
 /// Zen 3 VM) id-shaped keys sorted 2.0× faster at 688 and 10 000 keys and
 /// 1.5× at 100 000 and a million. Four-byte depth keys (float bits, whose
 /// top byte takes few values) need more levels: splits beat passes at 688
-/// to 10 000 keys (1.2–1.3×), tied at 100 000 and lost at a million (32–36 against 22–28
-/// ms). So ``sort(bytes:strategy:by:)`` splits when there are at most
-/// ``splitsUpTo`` keys or at least five bytes differ, and runs passes
-/// otherwise.
+/// to 10 000 keys (1.2–1.3×), tied at 100 000 and lost at a million (32–36
+/// against 22–28 ms). Ids of top-level cells only (the cell byte, then
+/// ascending birth indices) split once, by cell, into buckets already in
+/// order: 2.4–2.9× faster than passes at 100 000 and a million keys. So
+/// ``sort(bytes:strategy:by:)`` splits 8-byte keys (the render order's ids),
+/// keys of at least five differing bytes, and any keys up to
+/// ``splitsUpTo``; it runs passes for many narrow keys (depths).
 ///
 /// Stability (every pass, split and insertion keeps equal keys in order)
 /// makes multi-key sorts compose: sort by the minor key, then re-key and
@@ -58,14 +61,14 @@ struct RadixPermutation {
   /// again (a split costs a 256-entry histogram).
   static let insertionLimit = 24
 
-  /// Up to this many keys, ``Strategy/automatic`` splits whatever the keys
-  /// (see the type's documentation).
+  /// Up to this many keys, ``Strategy/automatic`` splits whatever their
+  /// width (see the type's documentation).
   static let splitsUpTo = 1 << 16
 
   /// Which radix sort ``sort(bytes:strategy:by:)`` runs.
   enum Strategy {
-    /// Splits for at most ``splitsUpTo`` keys or when at least five bytes
-    /// differ, passes otherwise (see the type's documentation).
+    /// Splits for 8-byte keys, at least five differing bytes or at most
+    /// ``splitsUpTo`` keys; passes otherwise (see the type's documentation).
     case automatic
     case mostSignificantFirst
     case leastSignificantFirst
@@ -108,7 +111,7 @@ struct RadixPermutation {
               for byte in 0..<bytes where ((all ^ any) >> UInt64(byte * 8)) & 0xFF != 0 { differingBytes += 1 }
               let splits =
                 switch strategy {
-                case .automatic: n <= Self.splitsUpTo || differingBytes >= 5
+                case .automatic: bytes == 8 || n <= Self.splitsUpTo || differingBytes >= 5
                 case .mostSignificantFirst: true
                 case .leastSignificantFirst: false
                 }
