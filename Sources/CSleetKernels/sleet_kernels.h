@@ -1,9 +1,10 @@
-// The particle frame's kernels for blocks whose particles share one constants
-// row (SleetParticles' ParticleStore+Evaluate.swift calls them, in every
-// build): the closed form on eight lanes of a block (structure of arrays) and
-// its output as eight rows of the output structs (array of structures),
-// through explicit transposes (sleet_evaluate_uniform_block8); the block loop
-// over runs of such blocks, with the alive test and the copy of partly alive
+// The particle frame's kernels (SleetParticles' ParticleStore+Evaluate.swift
+// calls them, in every build): the closed form on eight lanes of a block
+// (structure of arrays) and its output as eight rows of the output structs
+// (array of structures), through explicit transposes
+// (sleet_evaluate_uniform_block8 for lanes that share one constants row,
+// sleet_evaluate_gathered_block8 for lanes of several); the block loop over
+// runs of blocks, with the alive test and the copy of partly alive
 // blocks' live lanes (sleet_evaluate_blocks8); and the rotations' sines and
 // cosines for the affines (sleet_sincos8, FastTrig's twin). The block loop
 // is compiled twice in the portable x86-64 build: for its SSE2 baseline and
@@ -74,6 +75,28 @@ SLEET_INLINE sleet_float8 sleet_halves_high(sleet_float8 a, sleet_float8 b) {
 
 SLEET_INLINE void sleet_store8(void *to, sleet_float8 v) { __builtin_memcpy(to, &v, sizeof v); }
 
+// The 8×8 transpose of c[0…7] into r[0…7]: r[l] = (c[0][l], …, c[7][l]).
+// 24 shuffles.
+SLEET_INLINE void sleet_transpose8x8(const sleet_float8 c[8], sleet_float8 r[8]) {
+  sleet_float8 t0 = sleet_unpack_low(c[0], c[1]), t1 = sleet_unpack_high(c[0], c[1]);
+  sleet_float8 t2 = sleet_unpack_low(c[2], c[3]), t3 = sleet_unpack_high(c[2], c[3]);
+  sleet_float8 t4 = sleet_unpack_low(c[4], c[5]), t5 = sleet_unpack_high(c[4], c[5]);
+  sleet_float8 t6 = sleet_unpack_low(c[6], c[7]), t7 = sleet_unpack_high(c[6], c[7]);
+  // u_k: fields 0…3 of lanes k and k + 4; v_k: fields 4…7.
+  sleet_float8 u0 = sleet_pairs_low(t0, t2), u1 = sleet_pairs_high(t0, t2);
+  sleet_float8 u2 = sleet_pairs_low(t1, t3), u3 = sleet_pairs_high(t1, t3);
+  sleet_float8 v0 = sleet_pairs_low(t4, t6), v1 = sleet_pairs_high(t4, t6);
+  sleet_float8 v2 = sleet_pairs_low(t5, t7), v3 = sleet_pairs_high(t5, t7);
+  r[0] = sleet_halves_low(u0, v0);
+  r[1] = sleet_halves_low(u1, v1);
+  r[2] = sleet_halves_low(u2, v2);
+  r[3] = sleet_halves_low(u3, v3);
+  r[4] = sleet_halves_high(u0, v0);
+  r[5] = sleet_halves_high(u1, v1);
+  r[6] = sleet_halves_high(u2, v2);
+  r[7] = sleet_halves_high(u3, v3);
+}
+
 // Writes the 8×8 transpose of columns c0…c7: row l = (c0[l], …, c7[l]) at
 // `out + l·stride`. 24 shuffles and 8 stores of 32 bytes.
 // Invariant: the eight 32-byte rows are writable; no alignment needed
@@ -82,23 +105,11 @@ SLEET_INLINE void sleet_store_transposed8x8(
     void *out, long stride, sleet_float8 c0, sleet_float8 c1, sleet_float8 c2, sleet_float8 c3, sleet_float8 c4,
     sleet_float8 c5, sleet_float8 c6, sleet_float8 c7) {
   char *o = (char *)out;
-  sleet_float8 t0 = sleet_unpack_low(c0, c1), t1 = sleet_unpack_high(c0, c1);
-  sleet_float8 t2 = sleet_unpack_low(c2, c3), t3 = sleet_unpack_high(c2, c3);
-  sleet_float8 t4 = sleet_unpack_low(c4, c5), t5 = sleet_unpack_high(c4, c5);
-  sleet_float8 t6 = sleet_unpack_low(c6, c7), t7 = sleet_unpack_high(c6, c7);
-  // u_k: fields 0…3 of lanes k and k + 4; v_k: fields 4…7.
-  sleet_float8 u0 = sleet_pairs_low(t0, t2), u1 = sleet_pairs_high(t0, t2);
-  sleet_float8 u2 = sleet_pairs_low(t1, t3), u3 = sleet_pairs_high(t1, t3);
-  sleet_float8 v0 = sleet_pairs_low(t4, t6), v1 = sleet_pairs_high(t4, t6);
-  sleet_float8 v2 = sleet_pairs_low(t5, t7), v3 = sleet_pairs_high(t5, t7);
-  sleet_store8(o + 0 * stride, sleet_halves_low(u0, v0));
-  sleet_store8(o + 1 * stride, sleet_halves_low(u1, v1));
-  sleet_store8(o + 2 * stride, sleet_halves_low(u2, v2));
-  sleet_store8(o + 3 * stride, sleet_halves_low(u3, v3));
-  sleet_store8(o + 4 * stride, sleet_halves_high(u0, v0));
-  sleet_store8(o + 5 * stride, sleet_halves_high(u1, v1));
-  sleet_store8(o + 6 * stride, sleet_halves_high(u2, v2));
-  sleet_store8(o + 7 * stride, sleet_halves_high(u3, v3));
+  const sleet_float8 c[8] = {c0, c1, c2, c3, c4, c5, c6, c7};
+  sleet_float8 r[8];
+  sleet_transpose8x8(c, r);
+#pragma clang loop unroll(full)
+  for (int l = 0; l < 8; l++) sleet_store8(o + l * stride, r[l]);
 }
 
 // Eight 64-byte ParticleInstance rows at `out` (fields in declaration order):
@@ -210,18 +221,24 @@ typedef struct {
   int flattensDepth;
 } sleet_block_target;
 
-// Evaluates block `block` (512 bytes: ParticleStore's slots 0–15, 8 lanes
-// each) at emitter time `t`, with the shared constants row `row` (16 floats:
-// ParticleConstantsTable's layout) and the lanes' rotation sines and cosines
-// `sinCos` (16 floats, sines first; read only when affines are written), and
-// writes output rows 0…7 at the target's pointers.
-//
-// Invariants: `block` and `row` are readable (no alignment assumed: the
-// loads are unaligned); each target pointer is null or has 8 writable rows;
-// every lane is written, dead ones included (the caller copies out the drawn
-// ones when not all are).
-SLEET_INLINE void sleet_evaluate_uniform_block8(
-    const void *block, double t, const float *row, const void *sinCos, sleet_block_target target) {
+// Field f (ParticleConstantsTable's layout) of the lanes' constants rows:
+// the shared `row`'s, broadcast where it is used, when `uniform`; else
+// `k[f]`, one row per lane.
+SLEET_INLINE sleet_float8 sleet_row_field(int uniform, const float *row, const sleet_float8 *k, int f) {
+  return uniform ? sleet_splat(row[f]) : k[f];
+}
+
+// The kernel's body for block `block` (512 bytes: ParticleStore's slots
+// 0–15, 8 lanes each) at emitter time `t`. `uniform`: every lane uses the
+// constants row `row` (16 floats); otherwise `k[f]` holds field f (0–14) of
+// each lane's row. Callers pass `uniform` as a constant, so each call site
+// compiles one branch. Why the uniform rows are broadcast where they are
+// used, not gathered into `k` first: the same operations scheduled that way
+// measured 4–8 % slower in the block loop (llvm-mca: 55 against 52 cycles a
+// block; sleet-bench A/B, 2026-12-02). `sinCos` as below.
+SLEET_INLINE void sleet_evaluate_block8_rows(
+    const void *block, double t, int uniform, const float *row, const sleet_float8 *k, const void *sinCos,
+    sleet_block_target target) {
   const char *p = (const char *)block;
   sleet_double8 birth;
   __builtin_memcpy(&birth, p, sizeof birth);
@@ -230,10 +247,10 @@ SLEET_INLINE void sleet_evaluate_uniform_block8(
   sleet_float8 aa = a * a;
   sleet_float8 zero = sleet_splat(0), one = sleet_splat(1);
 
-  sleet_float8 x = sleet_load8(p + 4 * 32) + sleet_load8(p + 7 * 32) * a + sleet_splat(row[0]) * aa;
-  sleet_float8 y = sleet_load8(p + 5 * 32) + sleet_load8(p + 8 * 32) * a + sleet_splat(row[1]) * aa;
-  sleet_float8 z = sleet_load8(p + 6 * 32) + sleet_load8(p + 9 * 32) * a + sleet_splat(row[2]) * aa;
-  sleet_float8 s = sleet_load8(p + 10 * 32) + sleet_splat(row[3]) * a;
+  sleet_float8 x = sleet_load8(p + 4 * 32) + sleet_load8(p + 7 * 32) * a + sleet_row_field(uniform, row, k, 0) * aa;
+  sleet_float8 y = sleet_load8(p + 5 * 32) + sleet_load8(p + 8 * 32) * a + sleet_row_field(uniform, row, k, 1) * aa;
+  sleet_float8 z = sleet_load8(p + 6 * 32) + sleet_load8(p + 9 * 32) * a + sleet_row_field(uniform, row, k, 2) * aa;
+  sleet_float8 s = sleet_load8(p + 10 * 32) + sleet_row_field(uniform, row, k, 3) * a;
   s = sleet_select(s < zero, zero, s);
   sleet_float8 rotation = sleet_load8(p + 11 * 32) * a;
   sleet_float8 n = a * (one / sleet_load8(p + 2 * 32));
@@ -243,10 +260,10 @@ SLEET_INLINE void sleet_evaluate_uniform_block8(
   // Unrolled on purpose: inside the block loop the inliner's budget left it a
   // loop through a stack array (perf annotate, 2026-12-02).
 #pragma clang loop unroll(full)
-  for (int k = 0; k < 4; k++) {
-    sleet_float8 v = sleet_load8(p + (12 + k) * 32) + sleet_splat(row[4 + k]) * a;
+  for (int f = 0; f < 4; f++) {
+    sleet_float8 v = sleet_load8(p + (12 + f) * 32) + sleet_row_field(uniform, row, k, 4 + f) * a;
     v = sleet_select(v < zero, zero, v);
-    c[k] = sleet_select(v > one, one, v);
+    c[f] = sleet_select(v > one, one, v);
   }
   if (target.depths) __builtin_memcpy(target.depths, &z, sizeof z);
   sleet_float8 drawnZ = target.flattensDepth ? zero : z;
@@ -262,12 +279,60 @@ SLEET_INLINE void sleet_evaluate_uniform_block8(
     sleet_uint8 word = ((sleet_uint8)(c[0] * scale + magic) & mask) | (((sleet_uint8)(c[1] * scale + magic) & mask) << 8) |
                        (((sleet_uint8)(c[2] * scale + magic) & mask) << 16) |
                        (((sleet_uint8)(c[3] * scale + magic) & mask) << 24);
-    sleet_store_compact8(target.compact, x, y, drawnZ, s, rotation, n, (sleet_float8)word, sleet_splat(row[14]));
+    sleet_store_compact8(target.compact, x, y, drawnZ, s, rotation, n, (sleet_float8)word, sleet_row_field(uniform, row, k, 14));
     return;
   }
-  sleet_float8 rect = {row[8], row[9], row[10], row[11], row[8], row[9], row[10], row[11]};
-  sleet_float8 spriteCell = {row[12], row[13], row[12], row[13], row[12], row[13], row[12], row[13]};
-  sleet_store_instances8(target.instances, x, y, drawnZ, s, c[0], c[1], c[2], c[3], rect, rotation, n, spriteCell);
+  if (uniform) {
+    sleet_float8 rect = {row[8], row[9], row[10], row[11], row[8], row[9], row[10], row[11]};
+    sleet_float8 spriteCell = {row[12], row[13], row[12], row[13], row[12], row[13], row[12], row[13]};
+    sleet_store_instances8(target.instances, x, y, drawnZ, s, c[0], c[1], c[2], c[3], rect, rotation, n, spriteCell);
+    return;
+  }
+  char *o = (char *)target.instances;
+  sleet_store_transposed8x8(o, 64, x, y, drawnZ, s, c[0], c[1], c[2], c[3]);
+  sleet_store_transposed8x8(o + 32, 64, k[8], k[9], k[10], k[11], rotation, n, k[12], k[13]);
+}
+
+// Evaluates block `block` at emitter time `t`, with the shared constants row
+// `row` (16 floats: ParticleConstantsTable's layout) and the lanes' rotation
+// sines and cosines `sinCos` (16 floats, sines first; read only when affines
+// are written), and writes output rows 0…7 at the target's pointers.
+//
+// Invariants: `block` and `row` are readable (no alignment assumed: the
+// loads are unaligned); each target pointer is null or has 8 writable rows;
+// every lane is written, dead ones included (the caller copies out the drawn
+// ones when not all are).
+SLEET_INLINE void sleet_evaluate_uniform_block8(
+    const void *block, double t, const float *row, const void *sinCos, sleet_block_target target) {
+  sleet_evaluate_block8_rows(block, t, 1, row, 0, sinCos, target);
+}
+
+// sleet_evaluate_uniform_block8 for a block whose lanes may use different
+// constants rows: lane l reads row `rows + 16·index[l]`, where `index` is
+// the block's slot 3. Each lane's values are the same IEEE operations on its
+// own row as in the uniform kernel, so the same bits as evaluating that lane
+// alone (BlockRunKernelTests compares it with the Swift lane path). The
+// eight rows are loaded and transposed (two 8×8 transposes, 48 shuffles),
+// and the instance's constant half takes a full transpose.
+//
+// Invariants: as sleet_evaluate_uniform_block8; every lane's row index is a
+// row of `rows`.
+SLEET_INLINE void sleet_evaluate_gathered_block8(
+    const void *block, double t, const float *rows, const void *sinCos, sleet_block_target target) {
+  const char *p = (const char *)block;
+  sleet_uint8 index;
+  __builtin_memcpy(&index, p + 3 * 32, sizeof index);
+  sleet_float8 low[8], high[8];
+#pragma clang loop unroll(full)
+  for (int l = 0; l < 8; l++) {
+    const char *row = (const char *)(rows + 16 * (unsigned long)index[l]);
+    low[l] = sleet_load8(row);
+    high[l] = sleet_load8(row + 32);
+  }
+  sleet_float8 k[16];
+  sleet_transpose8x8(low, k);
+  sleet_transpose8x8(high, k + 8);
+  sleet_evaluate_block8_rows(block, t, 0, 0, k, sinCos, target);
 }
 
 // FastTrig.sinCos (SleetParticles, FastTrig.swift) of eight lanes, stored at
@@ -322,8 +387,17 @@ SLEET_INLINE void sleet_rotation_sincos8(const char *p, long count, sleet_double
 }
 
 // ---------------------------------------------------------------------------
-// A run of blocks: the block loop of a frame's pass 2 for blocks whose lanes
-// share one constants row.
+// The compilations for the portable x86-64 build's AVX2 copies (see "Two
+// compilations of the block loop" at the end): `target("avx2")` on x86-64
+// without AVX2, nothing elsewhere.
+#if defined(__x86_64__) && !defined(__AVX2__)
+#define SLEET_AVX2_COPY __attribute__((target("avx2")))
+#else
+#define SLEET_AVX2_COPY
+#endif
+
+// ---------------------------------------------------------------------------
+// A run of blocks: the block loop of a frame's pass 2.
 //
 // Why the loop is here and not in Swift: per block, the alive test is two
 // `Double` compares of eight lanes, a mask and a branch; in Swift the
@@ -364,15 +438,20 @@ SLEET_INLINE unsigned sleet_alive_lanes8(const char *p, sleet_double8 now) {
 
 // Evaluates blocks 0, 1, … of `blocks` at emitter time `t`, in order, and
 // writes the live lanes to `target` from row 0, in lane order, skipping dead
-// lanes and dead blocks: what ParticleStore's pass 2 writes for them. Stops
-// before the first live block whose lanes (all eight, dead ones included) use
-// more than one constants row, which the caller evaluates lane by lane, or
-// after `count` blocks. Returns the blocks done; `*written` receives the rows
-// written. `ids` are the store's ids of those blocks' lanes (read only with
+// lanes and dead blocks: what ParticleStore's pass 2 writes for them.
+// `mixedRows` 0: blocks whose lanes (all eight, dead ones included) share
+// one constants row, stopping before the first live block of several rows;
+// 1: blocks of several rows (the births of several cells in turn, through
+// sleet_evaluate_gathered_block8), stopping before the first live block of
+// one row. Callers pass a constant: two loops, and the one-row loop has no
+// trace of the other (compiled into one loop, the gathered kernel or a call
+// to it made one-row blocks 4–8 % slower, sleet-bench A/B, 2026-12-02). Stops
+// after `count` blocks at the latest. Returns the blocks done; `*written`
+// receives the rows written. `ids` are the store's ids of those blocks' lanes (read only with
 // sort keys); `rows` the constants table (16 floats a row).
 //
-// A block whose eight lanes are alive goes straight to the output; any other
-// is evaluated into a stack scratch and its live lanes copied out. With
+// A block whose eight lanes are alive goes straight to the output; any
+// other is evaluated into a stack scratch and its live lanes copied out. With
 // affines, the rotations' sines and cosines are computed a group of blocks
 // ahead (sleet_rotation_sincos8).
 //
@@ -381,13 +460,13 @@ SLEET_INLINE unsigned sleet_alive_lanes8(const char *p, sleet_double8 now) {
 // as many writable rows as the run's live lanes.
 SLEET_INLINE long sleet_evaluate_blocks8_body(
     const void *blocks, const unsigned long long *ids, long count, double t, const float *rows,
-    sleet_run_target target, long *written) {
+    sleet_run_target target, long *written, int mixedRows) {
   const char *p = (const char *)blocks;
   sleet_double8 now = {t, t, t, t, t, t, t, t};
   long o = 0, b = 0;
   // With affines: the sines and cosines of blocks [groupStart, groupEnd),
-  // computed for the group that starts at the first live one-row block past
-  // the previous group (each block's values depend on that block alone, so
+  // computed for the group that starts at the first live block past the
+  // previous group (each block's values depend on that block alone, so
   // where a group starts does not change them).
   _Alignas(32) float sinCos[16 * SLEET_SINCOS_GROUP];
   long groupStart = 0, groupEnd = 0;
@@ -397,7 +476,8 @@ SLEET_INLINE long sleet_evaluate_blocks8_body(
     sleet_uint8 rowIndex;
     __builtin_memcpy(&rowIndex, p + 3 * 32, sizeof rowIndex);
     unsigned r0 = rowIndex[0];
-    if (!__builtin_reduce_and(rowIndex == (sleet_uint8){r0, r0, r0, r0, r0, r0, r0, r0})) break;
+    int uniform = __builtin_reduce_and(rowIndex == (sleet_uint8){r0, r0, r0, r0, r0, r0, r0, r0}) != 0;
+    if (uniform == mixedRows) break;
     if (target.affines && b >= groupEnd) {
       groupStart = b;
       groupEnd = b + SLEET_SINCOS_GROUP < count ? b + SLEET_SINCOS_GROUP : count;
@@ -412,7 +492,10 @@ SLEET_INLINE long sleet_evaluate_blocks8_body(
           target.affines ? (char *)target.affines + 24 * o : 0,
           target.depths ? target.depths + o : 0,
           target.flattensDepth};
-      sleet_evaluate_uniform_block8(p, t, row, trig, out);
+      if (mixedRows)
+        sleet_evaluate_gathered_block8(p, t, rows, trig, out);
+      else
+        sleet_evaluate_uniform_block8(p, t, row, trig, out);
       if (target.ids) __builtin_memcpy(target.ids + o, ids + 8 * b, 64);
       o += 8;
       continue;
@@ -423,7 +506,10 @@ SLEET_INLINE long sleet_evaluate_blocks8_body(
     sleet_block_target scratch = {
         target.compact ? 0 : rowsScratch, target.compact ? rowsScratch : 0,
         target.affines ? affinesScratch : 0, target.depths ? depthsScratch : 0, target.flattensDepth};
-    sleet_evaluate_uniform_block8(p, t, row, trig, scratch);
+    if (mixedRows)
+      sleet_evaluate_gathered_block8(p, t, rows, trig, scratch);
+    else
+      sleet_evaluate_uniform_block8(p, t, row, trig, scratch);
     for (unsigned m = alive; m != 0; m &= m - 1) {
       int l = __builtin_ctz(m);
       if (target.compact)
@@ -458,22 +544,30 @@ SLEET_INLINE long sleet_evaluate_blocks8_body(
 //
 // Invariants: as sleet_evaluate_blocks8_body; the AVX2 copy runs only where
 // sleet_cpu_has_avx2() returned 1.
-#if defined(__x86_64__) && !defined(__AVX2__)
-#define SLEET_AVX2_COPY __attribute__((target("avx2")))
-#else
-#define SLEET_AVX2_COPY
-#endif
 
 static inline long sleet_evaluate_blocks8(
     const void *blocks, const unsigned long long *ids, long count, double t, const float *rows,
     sleet_run_target target, long *written) {
-  return sleet_evaluate_blocks8_body(blocks, ids, count, t, rows, target, written);
+  return sleet_evaluate_blocks8_body(blocks, ids, count, t, rows, target, written, 0);
 }
 
 SLEET_AVX2_COPY static inline long sleet_evaluate_blocks8_avx2(
     const void *blocks, const unsigned long long *ids, long count, double t, const float *rows,
     sleet_run_target target, long *written) {
-  return sleet_evaluate_blocks8_body(blocks, ids, count, t, rows, target, written);
+  return sleet_evaluate_blocks8_body(blocks, ids, count, t, rows, target, written, 0);
+}
+
+// The loop over blocks of several rows, in the same two copies.
+static inline long sleet_evaluate_mixed_blocks8(
+    const void *blocks, const unsigned long long *ids, long count, double t, const float *rows,
+    sleet_run_target target, long *written) {
+  return sleet_evaluate_blocks8_body(blocks, ids, count, t, rows, target, written, 1);
+}
+
+SLEET_AVX2_COPY static inline long sleet_evaluate_mixed_blocks8_avx2(
+    const void *blocks, const unsigned long long *ids, long count, double t, const float *rows,
+    sleet_run_target target, long *written) {
+  return sleet_evaluate_blocks8_body(blocks, ids, count, t, rows, target, written, 1);
 }
 
 #endif

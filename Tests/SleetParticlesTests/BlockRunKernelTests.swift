@@ -7,12 +7,13 @@ import Testing
 /// The block loop in C (`sleet_evaluate_blocks8`, the `CSleetKernels` header,
 /// through ``ParticleStore/evaluateRun(_:ids:count:at:rows:into:at:avx2:)``)
 /// against its naive twin: each block through the one-block kernel (checked
-/// against ``ClosedForm`` by `UniformBlockKernelTests`), its live lanes picked
-/// one at a time by the alive test written out here, the rotations' sines and
+/// against ``ClosedForm`` by `UniformBlockKernelTests`) — a block whose lanes
+/// use several constants rows once per lane, with that lane's row — its live
+/// lanes picked one at a time by the alive test written out here, the rotations' sines and
 /// cosines by ``ParticleStore/rotationSinCos(_:at:into:)`` (Swift's
 /// ``FastTrig``, where the run computes its own in C). Byte for byte, in every
 /// output mode: full or compact rows, with and without affines, sort keys and
-/// depth; from the first block and from one past a block of several rows;
+/// depth; blocks of several rows all alive and partly alive, in both runs;
 /// into output index 0 and further on; rows past the written ones stay
 /// untouched, and only the run's blocks are allocated (so AddressSanitizer
 /// catches a read past them).
@@ -20,23 +21,26 @@ import Testing
 struct BlockRunKernelTests {
   static let t = 10.0
   static let blockCount = 14
-  /// A run from block 0 stops before block 5, the first live block of
-  /// several rows; one from block 6 goes to the end (block 10 has several
-  /// rows but is dead).
-  static let stop = 5
+  /// The one-row run from block 0 stops before block 5, the first live
+  /// block of several rows; the several-rows run from there stops before
+  /// block 6; from block 6 the one-row run stops before block 8 (live,
+  /// several rows; block 10 has several rows but is dead).
+  static let stops: [(mixedRows: Bool, from: Int, to: Int)] = [
+    (false, 0, 5), (true, 5, 6), (false, 6, 8), (true, 8, 9),
+  ]
 
   /// Per block: which lanes are alive at `t` (bit l: lane l) and each lane's
   /// constants row.
   static let blocks: [(alive: UInt8, rows: [UInt32])] = [
     (0xFF, Array(repeating: 0, count: 8)),  // all alive
     (0b1001_1010, Array(repeating: 1, count: 8)),  // partly alive, with the edge lanes below
-    (0x00, [0, 1, 0, 1, 0, 1, 0, 1]),  // dead, several rows: skipped, does not stop the run
+    (0x00, [0, 1, 0, 1, 0, 1, 0, 1]),  // dead, several rows: skipped
     (0xFF, Array(repeating: 1, count: 8)),
     (0x7F, Array(repeating: 0, count: 8)),  // the last lane dead
-    (0xFF, [0, 0, 0, 0, 1, 1, 1, 1]),  // several rows: the run stops here
+    (0xFF, [0, 0, 0, 0, 1, 1, 1, 1]),  // several rows, all alive: straight to the output
     (0xFF, Array(repeating: 0, count: 8)),
     (0xFF, Array(repeating: 1, count: 8)),
-    (0b0110_1111, Array(repeating: 0, count: 8)),
+    (0b0110_1111, [0, 1, 1, 0, 0, 1, 0, 1]),  // several rows, partly alive: through the scratch
     (0xFF, Array(repeating: 0, count: 8)),
     (0x00, [1, 0, 1, 0, 1, 0, 1, 0]),  // dead, several rows
     (0xFF, Array(repeating: 1, count: 8)),
@@ -155,8 +159,10 @@ struct BlockRunKernelTests {
   static let ids: [UInt64] = (0..<UInt64(8 * blockCount)).map { 1000 + $0 * 7 }
 
   /// The naive twin: blocks `0..<count` of `blocks` (the list's blocks from
-  /// `first`, for their ids) one at a time, stopping like the kernel, written
-  /// from output index `start`. Returns the blocks done and rows written.
+  /// `first`, for their ids) one at a time, written from output index
+  /// `start`; a block of several rows lane by lane, each lane through the
+  /// one-block kernel with its own row. Returns the blocks done and rows
+  /// written.
   static func naive(
     _ blocks: UnsafeRawPointer, first: Int, count: Int, at start: Int, into target: EvaluationTarget
   ) -> (Int, Int) {
@@ -172,17 +178,14 @@ struct BlockRunKernelTests {
         return age >= 0 && age < Double(q.load(fromByteOffset: 64 + l * 4, as: Float.self))
       }
       if alive.isEmpty { continue }
-      let rowIndex = Int(q.load(fromByteOffset: 3 * 32, as: UInt32.self))
-      if (0..<8).contains(where: { q.load(fromByteOffset: 3 * 32 + $0 * 4, as: UInt32.self) != rowIndex }) {
-        return (b, o - start)
-      }
       var sinCos = [SIMD8<Float>](repeating: .zero, count: 2)
       ParticleStore.rotationSinCos(q, at: t, into: &sinCos)
-      rows.withUnsafeBufferPointer { rows in
-        ParticleStore.evaluateUniformBlock(
-          q, at: t, row: rows.baseAddress! + 16 * rowIndex, sinCos: sinCos, into: full, at: 0)
-      }
       for l in alive {
+        let rowIndex = Int(q.load(fromByteOffset: 3 * 32 + l * 4, as: UInt32.self))
+        rows.withUnsafeBufferPointer { rows in
+          ParticleStore.evaluateUniformBlock(
+            q, at: t, row: rows.baseAddress! + 16 * rowIndex, sinCos: sinCos, into: full, at: 0)
+        }
         if let compact = target.compact {
           compact[o] = full.compact![l]
         } else {
@@ -207,8 +210,9 @@ struct BlockRunKernelTests {
     }
 
   /// (first block, blocks, output index): from the start, stopped by the
-  /// count or by the block of several rows; from past that block to the end
-  /// (two groups of sines), written from output index 5.
+  /// count before or after the blocks of several rows (block 5 is alive);
+  /// from block 6 to the end (two groups of sines), written from output
+  /// index 5.
   static let runs: [(first: Int, count: Int, at: Int)] = [(0, 3, 0), (0, 7, 0), (6, 8, 5)]
 
   /// The block loop's copies to test: the build target's, and the AVX2 copy
@@ -226,26 +230,36 @@ struct BlockRunKernelTests {
     let (first, count, o) = Self.runs[r]
     let got = Output()
     let want = Output()
-    let (done, written, wantDone, wantWritten) = Self.withBlocks(first: first, count: count) { blocks in
-      let run = Self.ids.withUnsafeBufferPointer { ids in
-        Self.rows.withUnsafeBufferPointer { rows in
-          ParticleStore.evaluateRun(
-            blocks, ids: ids.baseAddress! + 8 * first, count: count, at: Self.t, rows: rows.baseAddress!,
-            into: got.target(
-              compact: m.compact, affines: m.affines, sortKeys: m.sortKeys, flattensDepth: m.flattensDepth),
-            at: o, avx2: avx2)
+    let (written, wantDone, wantWritten) = Self.withBlocks(first: first, count: count) { blocks in
+      // The runs in turn, one-row then several-rows, as ParticleStore.evaluate
+      // takes them; each stops where the list above says.
+      var (b, written, mixedRows) = (0, 0, false)
+      while b < count {
+        let run = Self.ids.withUnsafeBufferPointer { ids in
+          Self.rows.withUnsafeBufferPointer { rows in
+            ParticleStore.evaluateRun(
+              blocks + b * ParticleStore.blockBytes, ids: ids.baseAddress! + 8 * (first + b), count: count - b,
+              at: Self.t, rows: rows.baseAddress!,
+              into: got.target(
+                compact: m.compact, affines: m.affines, sortKeys: m.sortKeys, flattensDepth: m.flattensDepth),
+              at: o + written, mixedRows: mixedRows, avx2: avx2)
+          }
         }
+        let stop = Self.stops.first { $0.mixedRows == mixedRows && $0.from == first + b }?.to ?? first + count
+        #expect(run.blocks == Swift.min(count, stop - first) - b, "from block \(first + b), several rows: \(mixedRows)")
+        b += run.blocks
+        written += run.written
+        mixedRows.toggle()
       }
       let naive = Self.naive(
         blocks, first: first, count: count, at: o,
         into: want.target(compact: m.compact, affines: m.affines, sortKeys: m.sortKeys, flattensDepth: m.flattensDepth))
-      return (run.blocks, run.written, naive.0, naive.1)
+      return (written, naive.0, naive.1)
     }
-    #expect(done == wantDone && written == wantWritten, "\(m), AVX2 copy: \(avx2)")
-    #expect(done == (first == 0 ? Swift.min(count, Self.stop) : count))
-    // Lanes alive in blocks 0…2: 8 + 4 + 0; in 0…4: 8 + 4 + 0 + 8 + 7;
+    #expect(wantDone == count && written == wantWritten, "\(m), AVX2 copy: \(avx2)")
+    // Lanes alive in blocks 0…2: 8 + 4 + 0; in 0…6: 8 + 4 + 0 + 8 + 7 + 8 + 8;
     // in 6…13: 8 + 8 + 6 + 8 + 0 + 8 + 4 + 8.
-    #expect(written == [12, 27, 50][r])
+    #expect(written == [12, 43, 50][r])
     let (gotBytes, wantBytes) = (got.bytes(), want.bytes())
     for (k, name) in ["instances", "compact", "affines", "ids", "depths"].enumerated() {
       #expect(gotBytes[k] == wantBytes[k], "\(name), \(m), AVX2 copy: \(avx2)")

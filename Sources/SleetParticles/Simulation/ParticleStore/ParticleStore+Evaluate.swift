@@ -147,15 +147,22 @@ extension ParticleStore {
     var b = range.lowerBound
     while b < range.upperBound {
       if target.hidden == nil {
-        // The common case in C, block loop and all: a run of blocks whose
-        // lanes share one constants row. It stops before a live block of
-        // several rows, which is done below.
+        // In C, block loop and all: a run of blocks whose lanes share one
+        // constants row (the common case), up to a live block of several
+        // rows; then a run of those (several cells born in turn), up to a
+        // live block of one row. Each run stops only where the other goes
+        // on, so every turn moves on.
         let run = Self.evaluateRun(
           blocks + b * Self.blockBytes, ids: ids + b * 8, count: range.upperBound - b, at: t,
           rows: constants.rows, into: target, at: o)
         o += run.written
         b += run.blocks
-        if b == range.upperBound { break }
+        let mixed = Self.evaluateRun(
+          blocks + b * Self.blockBytes, ids: ids + b * 8, count: range.upperBound - b, at: t,
+          rows: constants.rows, into: target, at: o, mixedRows: true)
+        o += mixed.written
+        b += mixed.blocks
+        continue
       }
       o += evaluateBlock(b, at: t, sinCos: sinCos, into: target, at: o, scratch: scratch)
       b += 1
@@ -170,7 +177,10 @@ extension ParticleStore {
   /// there for why the block loop is in C; with affines it
   /// computes the rotations' sines and cosines itself, the same bits as
   /// ``FastTrig``). Stops before the first live block of several rows.
-  /// Returns the blocks done and the rows written.
+  /// With `mixedRows`, the other loop: blocks of several rows, each lane
+  /// with its own row (`sleet_evaluate_mixed_blocks8`), stopping before the
+  /// first live block of one row. Returns the blocks done and the rows
+  /// written.
   ///
   /// Invariants: `count` blocks from `p` are in the slab and `ids` holds
   /// their lanes' ids; `rows` is the constants table; the target has room
@@ -180,7 +190,8 @@ extension ParticleStore {
   @inline(__always)
   static func evaluateRun(
     _ p: UnsafeRawPointer, ids: UnsafePointer<UInt64>, count: Int, at t: Double, rows: UnsafePointer<Float>,
-    into target: EvaluationTarget, at o: Int, avx2: Bool = SIMDBuildTarget.runsAVX2Kernels
+    into target: EvaluationTarget, at o: Int, mixedRows: Bool = false,
+    avx2: Bool = SIMDBuildTarget.runsAVX2Kernels
   ) -> (blocks: Int, written: Int) {
     precondition(!avx2 || SIMDBuildTarget.runsAVX2Kernels, "the AVX2 copy needs a CPU with AVX2")
     precondition(target.hidden == nil, "a run of blocks draws every live lane: no hidden cells")
@@ -195,9 +206,12 @@ extension ParticleStore {
     // The AVX2 copy where the CPU has it (in an AVX2 build, the same code):
     // the portable build's SSE2 copy is 1.3–1.5× slower. Same bits.
     let blocks =
-      avx2
-      ? sleet_evaluate_blocks8_avx2(p, ids, count, t, rows, kernelTarget, &written)
-      : sleet_evaluate_blocks8(p, ids, count, t, rows, kernelTarget, &written)
+      switch (mixedRows, avx2) {
+      case (false, true): sleet_evaluate_blocks8_avx2(p, ids, count, t, rows, kernelTarget, &written)
+      case (false, false): sleet_evaluate_blocks8(p, ids, count, t, rows, kernelTarget, &written)
+      case (true, true): sleet_evaluate_mixed_blocks8_avx2(p, ids, count, t, rows, kernelTarget, &written)
+      case (true, false): sleet_evaluate_mixed_blocks8(p, ids, count, t, rows, kernelTarget, &written)
+      }
     return (blocks, written)
   }
 
