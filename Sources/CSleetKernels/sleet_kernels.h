@@ -232,10 +232,9 @@ SLEET_INLINE sleet_float8 sleet_row_field(int uniform, const float *row, const s
 // 0–15, 8 lanes each) at emitter time `t`. `uniform`: every lane uses the
 // constants row `row` (16 floats); otherwise `k[f]` holds field f (0–14) of
 // each lane's row. Callers pass `uniform` as a constant, so each call site
-// compiles one branch. Why the uniform rows are broadcast where they are
-// used, not gathered into `k` first: the same operations scheduled that way
-// measured 4–8 % slower in the block loop (llvm-mca: 55 against 52 cycles a
-// block; sleet-bench A/B, 2026-12-02). `sinCos` as below.
+// compiles one branch. Why the uniform row's fields are broadcast where
+// they are used, not into `k` first: llvm-mca -mcpu=znver3 put the one-block
+// kernel at 55 cycles that way against 52 (2026-12-02). `sinCos` as below.
 SLEET_INLINE void sleet_evaluate_block8_rows(
     const void *block, double t, int uniform, const float *row, const sleet_float8 *k, const void *sinCos,
     sleet_block_target target) {
@@ -311,7 +310,8 @@ SLEET_INLINE void sleet_evaluate_uniform_block8(
 // constants rows: lane l reads row `rows + 16·index[l]`, where `index` is
 // the block's slot 3. Each lane's values are the same IEEE operations on its
 // own row as in the uniform kernel, so the same bits as evaluating that lane
-// alone (BlockRunKernelTests compares it with the Swift lane path). The
+// alone (BlockRunKernelTests compares it with the one-block kernel lane by
+// lane, and with the Swift lane path on presets). The
 // eight rows are loaded and transposed (two 8×8 transposes, 48 shuffles),
 // and the instance's constant half takes a full transpose.
 //
@@ -444,11 +444,12 @@ SLEET_INLINE unsigned sleet_alive_lanes8(const char *p, sleet_double8 now) {
 // 1: blocks of several rows (the births of several cells in turn, through
 // sleet_evaluate_gathered_block8), stopping before the first live block of
 // one row. Callers pass a constant: two loops, and the one-row loop has no
-// trace of the other (compiled into one loop, the gathered kernel or a call
-// to it made one-row blocks 4–8 % slower, sleet-bench A/B, 2026-12-02). Stops
-// after `count` blocks at the latest. Returns the blocks done; `*written`
-// receives the rows written. `ids` are the store's ids of those blocks' lanes (read only with
-// sort keys); `rows` the constants table (16 floats a row).
+// trace of the other (with the gathered kernel inlined into it, or a call to
+// it, one-row blocks ran 4–8 % slower in sleet-bench A/B rounds,
+// 2026-12-02). Stops after `count` blocks at the latest. Returns the blocks
+// done; `*written` receives the rows written. `ids` are the store's ids of
+// those blocks' lanes (read only with sort keys); `rows` the constants table
+// (16 floats a row).
 //
 // A block whose eight lanes are alive goes straight to the output; any
 // other is evaluated into a stack scratch and its live lanes copied out. With
