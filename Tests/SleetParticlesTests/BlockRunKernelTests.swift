@@ -4,9 +4,10 @@ import Testing
 
 @testable import SleetParticles
 
-/// The block loop in C (`sleet_evaluate_blocks8`, the `CSleetKernels` header,
-/// through ``ParticleStore/evaluateRun(_:ids:count:at:rows:into:at:avx2:)``)
-/// against its naive twin: each block through the one-block kernel (checked
+/// The block loops in C (`sleet_evaluate_blocks8` and
+/// `sleet_evaluate_mixed_blocks8`, the `CSleetKernels` header,
+/// through ``ParticleStore/evaluateRun(_:ids:count:at:rows:into:at:mixedRows:avx2:)``)
+/// against their naive twin: each block through the one-block kernel (checked
 /// against ``ClosedForm`` by `UniformBlockKernelTests`) — a block whose lanes
 /// use several constants rows once per lane, with that lane's row — its live
 /// lanes picked one at a time by the alive test written out here, the rotations' sines and

@@ -106,9 +106,10 @@ extension ParticleStore {
   /// the number written (equal to pass 1's count for the same blocks).
   ///
   /// Runs of blocks whose lanes share one constants row (one cell and
-  /// segment: the common case) go through the C block loop
-  /// ``evaluateRun(_:ids:count:at:rows:into:at:avx2:)``. A block of several rows,
-  /// and every block when a cell is hidden, goes through
+  /// segment: the common case) and runs of blocks of several rows (cells
+  /// born in turn) go through the C block loops, in turn
+  /// (``evaluateRun(_:ids:count:at:rows:into:at:mixedRows:avx2:)``). While a
+  /// cell is hidden, every block goes through
   /// ``evaluateBlock(_:at:sinCos:into:at:scratch:)``: the eight-lane kernel
   /// or ``evaluateHalf(_:lanes:age:constants:sinCos:into:at:)`` twice, each
   /// lane with its own row, into a scratch from which the drawn lanes are
@@ -215,9 +216,10 @@ extension ParticleStore {
     return (blocks, written)
   }
 
-  /// Block `b` one lane at a time where needed: the path for blocks whose
-  /// lanes use several constants rows, and for every block when some cell
-  /// is hidden. Writes the drawn lanes from output index `o` and returns how
+  /// Block `b` one lane at a time where needed: the path for every block
+  /// while some cell is hidden (the C loops draw every live lane), and the
+  /// naive twin of the C loops' blocks of several rows
+  /// (`BlockRunKernelTests.oneBlockAtATimeEqualsTheRuns`). Writes the drawn lanes from output index `o` and returns how
   /// many; `sinCos` is scratch for the block's rotation sines and cosines
   /// (two vectors, computed here, only for a live block with affines).
   private func evaluateBlock(
