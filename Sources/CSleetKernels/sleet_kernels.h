@@ -98,19 +98,26 @@ SLEET_INLINE void sleet_transpose8x8(const sleet_float8 c[8], sleet_float8 r[8])
   r[7] = sleet_halves_high(u3, v3);
 }
 
+// Byte `offset` of output row l of a block: row l is at `out + l·stride`
+// when `rowsAt` is null (consecutive rows; callers pass a constant null, so
+// the sum folds into the stores' addresses), else at `rowsAt[l]` (each
+// lane's own row: see sleet_lane_rows).
+SLEET_INLINE char *sleet_row_at(void *out, long stride, char *const *rowsAt, long offset, int l) {
+  return (rowsAt ? rowsAt[l] : (char *)out + l * stride) + offset;
+}
+
 // Writes the 8×8 transpose of columns c0…c7: row l = (c0[l], …, c7[l]) at
-// `out + l·stride`. 24 shuffles and 8 stores of 32 bytes.
-// Invariant: the eight 32-byte rows are writable; no alignment needed
+// sleet_row_at(out, stride, rowsAt, 0, l). 24 shuffles and 8 stores of 32
+// bytes. Invariant: the eight 32-byte rows are writable; no alignment needed
 // (unaligned stores).
 SLEET_INLINE void sleet_store_transposed8x8(
-    void *out, long stride, sleet_float8 c0, sleet_float8 c1, sleet_float8 c2, sleet_float8 c3, sleet_float8 c4,
-    sleet_float8 c5, sleet_float8 c6, sleet_float8 c7) {
-  char *o = (char *)out;
+    void *out, long stride, char *const *rowsAt, sleet_float8 c0, sleet_float8 c1, sleet_float8 c2, sleet_float8 c3,
+    sleet_float8 c4, sleet_float8 c5, sleet_float8 c6, sleet_float8 c7) {
   const sleet_float8 c[8] = {c0, c1, c2, c3, c4, c5, c6, c7};
   sleet_float8 r[8];
   sleet_transpose8x8(c, r);
 #pragma clang loop unroll(full)
-  for (int l = 0; l < 8; l++) sleet_store8(o + l * stride, r[l]);
+  for (int l = 0; l < 8; l++) sleet_store8(sleet_row_at(out, stride, rowsAt, 0, l), r[l]);
 }
 
 // Eight 64-byte ParticleInstance rows at `out` (fields in declaration order):
@@ -118,34 +125,36 @@ SLEET_INLINE void sleet_store_transposed8x8(
 // sprite, cell). `rect` holds the shared contentsRect in both halves;
 // `spriteCell` holds (sprite, cell) in every pair of lanes (bit patterns,
 // copied, never computed on). 38 shuffles and 16 stores of 32 bytes.
-// Invariant: 512 writable bytes at `out`; no alignment needed.
+// Rows as in sleet_store_transposed8x8 (stride 64).
+// Invariant: 512 writable bytes at `out`, or 64 at each `rowsAt[l]`; no
+// alignment needed.
 SLEET_INLINE void sleet_store_instances8(
-    void *out, sleet_float8 x, sleet_float8 y, sleet_float8 z, sleet_float8 scale, sleet_float8 r, sleet_float8 g,
+    void *out, char *const *rowsAt, sleet_float8 x, sleet_float8 y, sleet_float8 z, sleet_float8 scale, sleet_float8 r, sleet_float8 g,
     sleet_float8 b, sleet_float8 a, sleet_float8 rect, sleet_float8 rotation, sleet_float8 normalizedAge,
     sleet_float8 spriteCell) {
-  char *o = (char *)out;
-  sleet_store_transposed8x8(o, 64, x, y, z, scale, r, g, b, a);
+  sleet_store_transposed8x8(out, 64, rowsAt, x, y, z, scale, r, g, b, a);
   sleet_float8 rn0 = sleet_unpack_low(rotation, normalizedAge);   // lanes 0, 1 | 4, 5
   sleet_float8 rn1 = sleet_unpack_high(rotation, normalizedAge);  // lanes 2, 3 | 6, 7
   sleet_float8 w0 = sleet_pairs_low(rn0, spriteCell), w1 = sleet_pairs_high(rn0, spriteCell);
   sleet_float8 w2 = sleet_pairs_low(rn1, spriteCell), w3 = sleet_pairs_high(rn1, spriteCell);
-  sleet_store8(o + 0 * 64 + 32, sleet_halves_low(rect, w0));
-  sleet_store8(o + 1 * 64 + 32, sleet_halves_low(rect, w1));
-  sleet_store8(o + 2 * 64 + 32, sleet_halves_low(rect, w2));
-  sleet_store8(o + 3 * 64 + 32, sleet_halves_low(rect, w3));
-  sleet_store8(o + 4 * 64 + 32, sleet_halves_high(rect, w0));
-  sleet_store8(o + 5 * 64 + 32, sleet_halves_high(rect, w1));
-  sleet_store8(o + 6 * 64 + 32, sleet_halves_high(rect, w2));
-  sleet_store8(o + 7 * 64 + 32, sleet_halves_high(rect, w3));
+  sleet_store8(sleet_row_at(out, 64, rowsAt, 32, 0), sleet_halves_low(rect, w0));
+  sleet_store8(sleet_row_at(out, 64, rowsAt, 32, 1), sleet_halves_low(rect, w1));
+  sleet_store8(sleet_row_at(out, 64, rowsAt, 32, 2), sleet_halves_low(rect, w2));
+  sleet_store8(sleet_row_at(out, 64, rowsAt, 32, 3), sleet_halves_low(rect, w3));
+  sleet_store8(sleet_row_at(out, 64, rowsAt, 32, 4), sleet_halves_high(rect, w0));
+  sleet_store8(sleet_row_at(out, 64, rowsAt, 32, 5), sleet_halves_high(rect, w1));
+  sleet_store8(sleet_row_at(out, 64, rowsAt, 32, 6), sleet_halves_high(rect, w2));
+  sleet_store8(sleet_row_at(out, 64, rowsAt, 32, 7), sleet_halves_high(rect, w3));
 }
 
 // Eight 32-byte CompactParticleInstance rows at `out`: (x, y, z, scale,
 // rotation, normalizedAge, colour word, sprite·cell word), the last two as
-// bit patterns. Invariant: 256 writable bytes at `out`.
+// bit patterns. Rows as in sleet_store_transposed8x8 (stride 32).
+// Invariant: 256 writable bytes at `out`, or 32 at each `rowsAt[l]`.
 SLEET_INLINE void sleet_store_compact8(
-    void *out, sleet_float8 x, sleet_float8 y, sleet_float8 z, sleet_float8 scale, sleet_float8 rotation,
+    void *out, char *const *rowsAt, sleet_float8 x, sleet_float8 y, sleet_float8 z, sleet_float8 scale, sleet_float8 rotation,
     sleet_float8 normalizedAge, sleet_float8 color, sleet_float8 spriteCell) {
-  sleet_store_transposed8x8(out, 32, x, y, z, scale, rotation, normalizedAge, color, spriteCell);
+  sleet_store_transposed8x8(out, 32, rowsAt, x, y, z, scale, rotation, normalizedAge, color, spriteCell);
 }
 
 // Eight consecutive 24-byte AffineTransform2D rows at `out`: (a, b, c, d,
@@ -175,6 +184,37 @@ SLEET_INLINE void sleet_store_affines8(
   sleet_store8(o + 96, sleet_halves_high(m0, f));
   sleet_store8(o + 128, sleet_halves_high(g, m2));
   sleet_store8(o + 160, sleet_halves_high(h0, h1));
+}
+
+typedef float sleet_float4 __attribute__((vector_size(16)));
+typedef float sleet_float2 __attribute__((vector_size(8)));
+
+// The affines of sleet_store_affines8, lane l's 24 bytes at `rowsAt[l]`:
+// a 16-byte store of (a, b, c, d) and an 8-byte store of (tx, ty) each, the
+// same values. 12 shuffles and 16 stores. Invariant: 24 writable bytes at
+// each `rowsAt[l]`; no alignment needed.
+SLEET_INLINE void sleet_store_affines8_lanes(
+    char *const *rowsAt, sleet_float8 sc, sleet_float8 ss, sleet_float8 x, sleet_float8 y) {
+  sleet_float8 nss = (sleet_float8)((sleet_uint8)ss ^ 0x80000000u);
+  sleet_float8 p0 = sleet_unpack_low(sc, ss), p1 = sleet_unpack_high(sc, ss);
+  sleet_float8 q0 = sleet_unpack_low(nss, sc), q1 = sleet_unpack_high(nss, sc);
+  // m[k]: (a, b, c, d) of lanes k and k + 4; e[k / 2]: (tx, ty) of lanes
+  // 0, 1 | 4, 5 and 2, 3 | 6, 7.
+  const sleet_float8 m[4] = {
+      sleet_pairs_low(p0, q0), sleet_pairs_high(p0, q0), sleet_pairs_low(p1, q1), sleet_pairs_high(p1, q1)};
+  const sleet_float8 e[2] = {sleet_unpack_low(x, y), sleet_unpack_high(x, y)};
+#pragma clang loop unroll(full)
+  for (int k = 0; k < 4; k++) {
+    sleet_float4 abcdLow = __builtin_shufflevector(m[k], m[k], 0, 1, 2, 3);
+    sleet_float4 abcdHigh = __builtin_shufflevector(m[k], m[k], 4, 5, 6, 7);
+    sleet_float8 t = e[k / 2];
+    sleet_float2 txtyLow = k % 2 ? __builtin_shufflevector(t, t, 2, 3) : __builtin_shufflevector(t, t, 0, 1);
+    sleet_float2 txtyHigh = k % 2 ? __builtin_shufflevector(t, t, 6, 7) : __builtin_shufflevector(t, t, 4, 5);
+    __builtin_memcpy(rowsAt[k], &abcdLow, 16);
+    __builtin_memcpy(rowsAt[k] + 16, &txtyLow, 8);
+    __builtin_memcpy(rowsAt[k + 4], &abcdHigh, 16);
+    __builtin_memcpy(rowsAt[k + 4] + 16, &txtyHigh, 8);
+  }
 }
 
 // ---------------------------------------------------------------------------
@@ -222,6 +262,17 @@ typedef struct {
   int flattensDepth;
 } sleet_block_target;
 
+// Where each lane of a block goes when the lanes do not go to consecutive
+// rows: lane l's instance row (or compact row, by the target) at
+// `instance[l]`, its affine at `affine[l]`, its tracked z at `depth[l]`
+// (the entries for outputs the target does not write are not read). The
+// block kernels take it in place of the target's pointers.
+typedef struct {
+  char *instance[8];
+  char *affine[8];
+  float *depth[8];
+} sleet_lane_rows;
+
 // Field f (ParticleConstantsTable's layout) of the lanes' constants rows:
 // the shared `row`'s, broadcast where it is used, when `uniform`; else
 // `k[f]`, one row per lane.
@@ -238,7 +289,7 @@ SLEET_INLINE sleet_float8 sleet_row_field(int uniform, const float *row, const s
 // kernel at 55 cycles that way against 52 (2026-12-02). `sinCos` as below.
 SLEET_INLINE void sleet_evaluate_block8_rows(
     const void *block, double t, int uniform, const float *row, const sleet_float8 *k, const void *sinCos,
-    sleet_block_target target) {
+    sleet_block_target target, const sleet_lane_rows *lanes) {
   const char *p = (const char *)block;
   sleet_double8 birth;
   __builtin_memcpy(&birth, p, sizeof birth);
@@ -265,11 +316,19 @@ SLEET_INLINE void sleet_evaluate_block8_rows(
     v = sleet_select(v < zero, zero, v);
     c[f] = sleet_select(v > one, one, v);
   }
-  if (target.depths) __builtin_memcpy(target.depths, &z, sizeof z);
+  if (target.depths && lanes) {
+#pragma clang loop unroll(full)
+    for (int l = 0; l < 8; l++) *lanes->depth[l] = z[l];
+  } else if (target.depths) {
+    __builtin_memcpy(target.depths, &z, sizeof z);
+  }
   sleet_float8 drawnZ = target.flattensDepth ? zero : z;
   if (target.affines) {
     sleet_float8 sine = sleet_load8((const char *)sinCos), cosine = sleet_load8((const char *)sinCos + 32);
-    sleet_store_affines8(target.affines, s * cosine, s * sine, x, y);
+    if (lanes)
+      sleet_store_affines8_lanes(lanes->affine, s * cosine, s * sine, x, y);
+    else
+      sleet_store_affines8(target.affines, s * cosine, s * sine, x, y);
   }
   if (target.compact) {
     // R8G8B8A8_UNORM: 255·c rounded to nearest by adding 1.5·2²³ (exact for
@@ -279,18 +338,26 @@ SLEET_INLINE void sleet_evaluate_block8_rows(
     sleet_uint8 word = ((sleet_uint8)(c[0] * scale + magic) & mask) | (((sleet_uint8)(c[1] * scale + magic) & mask) << 8) |
                        (((sleet_uint8)(c[2] * scale + magic) & mask) << 16) |
                        (((sleet_uint8)(c[3] * scale + magic) & mask) << 24);
-    sleet_store_compact8(target.compact, x, y, drawnZ, s, rotation, n, (sleet_float8)word, sleet_row_field(uniform, row, k, 14));
+    sleet_store_compact8(target.compact, lanes ? lanes->instance : 0, x, y, drawnZ, s, rotation, n, (sleet_float8)word, sleet_row_field(uniform, row, k, 14));
     return;
   }
   if (uniform) {
     sleet_float8 rect = {row[8], row[9], row[10], row[11], row[8], row[9], row[10], row[11]};
     sleet_float8 spriteCell = {row[12], row[13], row[12], row[13], row[12], row[13], row[12], row[13]};
-    sleet_store_instances8(target.instances, x, y, drawnZ, s, c[0], c[1], c[2], c[3], rect, rotation, n, spriteCell);
+    sleet_store_instances8(target.instances, lanes ? lanes->instance : 0, x, y, drawnZ, s, c[0], c[1], c[2], c[3], rect, rotation, n, spriteCell);
     return;
   }
   char *o = (char *)target.instances;
-  sleet_store_transposed8x8(o, 64, x, y, drawnZ, s, c[0], c[1], c[2], c[3]);
-  sleet_store_transposed8x8(o + 32, 64, k[8], k[9], k[10], k[11], rotation, n, k[12], k[13]);
+  char *const *rowsAt = lanes ? lanes->instance : 0;
+  sleet_store_transposed8x8(o, 64, rowsAt, x, y, drawnZ, s, c[0], c[1], c[2], c[3]);
+  if (lanes) {
+    char *secondHalves[8];
+#pragma clang loop unroll(full)
+    for (int l = 0; l < 8; l++) secondHalves[l] = lanes->instance[l] + 32;
+    sleet_store_transposed8x8(o, 64, secondHalves, k[8], k[9], k[10], k[11], rotation, n, k[12], k[13]);
+  } else {
+    sleet_store_transposed8x8(o + 32, 64, 0, k[8], k[9], k[10], k[11], rotation, n, k[12], k[13]);
+  }
 }
 
 // Evaluates block `block` at emitter time `t`, with the shared constants row
@@ -304,7 +371,7 @@ SLEET_INLINE void sleet_evaluate_block8_rows(
 // ones when not all are).
 SLEET_INLINE void sleet_evaluate_uniform_block8(
     const void *block, double t, const float *row, const void *sinCos, sleet_block_target target) {
-  sleet_evaluate_block8_rows(block, t, 1, row, 0, sinCos, target);
+  sleet_evaluate_block8_rows(block, t, 1, row, 0, sinCos, target, 0);
 }
 
 // sleet_evaluate_uniform_block8 for a block whose lanes may use different
@@ -319,7 +386,8 @@ SLEET_INLINE void sleet_evaluate_uniform_block8(
 // Invariants: as sleet_evaluate_uniform_block8; every lane's row index is a
 // row of `rows`.
 SLEET_INLINE void sleet_evaluate_gathered_block8(
-    const void *block, double t, const float *rows, const void *sinCos, sleet_block_target target) {
+    const void *block, double t, const float *rows, const void *sinCos, sleet_block_target target,
+    const sleet_lane_rows *lanes) {
   const char *p = (const char *)block;
   sleet_uint8 index;
   __builtin_memcpy(&index, p + 3 * 32, sizeof index);
@@ -333,7 +401,7 @@ SLEET_INLINE void sleet_evaluate_gathered_block8(
   sleet_float8 k[16];
   sleet_transpose8x8(low, k);
   sleet_transpose8x8(high, k + 8);
-  sleet_evaluate_block8_rows(block, t, 0, 0, k, sinCos, target);
+  sleet_evaluate_block8_rows(block, t, 0, 0, k, sinCos, target, lanes);
 }
 
 // FastTrig.sinCos (SleetParticles, FastTrig.swift) of eight lanes, stored at
@@ -426,6 +494,17 @@ typedef struct {
   int flattensDepth;
 } sleet_run_target;
 
+// Row `o` of a run's target as one block's target.
+SLEET_INLINE sleet_block_target sleet_block_rows(sleet_run_target target, long o) {
+  sleet_block_target out = {
+      target.instances ? (char *)target.instances + 64 * o : 0,
+      target.compact ? (char *)target.compact + 32 * o : 0,
+      target.affines ? (char *)target.affines + 24 * o : 0,
+      target.depths ? target.depths + o : 0,
+      target.flattensDepth};
+  return out;
+}
+
 // Bit l set: lane l of the block at `p` is alive at `now`, 0 ≤ t − birth <
 // lifetime in `Double` (ParticleStore's alive test, the same compares).
 SLEET_INLINE unsigned sleet_alive_lanes8(const char *p, sleet_double8 now) {
@@ -495,7 +574,7 @@ SLEET_INLINE long sleet_evaluate_blocks8_body(
           target.depths ? target.depths + o : 0,
           target.flattensDepth};
       if (mixedRows)
-        sleet_evaluate_gathered_block8(p, t, rows, trig, out);
+        sleet_evaluate_gathered_block8(p, t, rows, trig, out, 0);
       else
         sleet_evaluate_uniform_block8(p, t, row, trig, out);
       if (target.ids) __builtin_memcpy(target.ids + o, ids + 8 * b, 64);
@@ -509,7 +588,7 @@ SLEET_INLINE long sleet_evaluate_blocks8_body(
         target.compact ? 0 : rowsScratch, target.compact ? rowsScratch : 0,
         target.affines ? affinesScratch : 0, target.depths ? depthsScratch : 0, target.flattensDepth};
     if (mixedRows)
-      sleet_evaluate_gathered_block8(p, t, rows, trig, scratch);
+      sleet_evaluate_gathered_block8(p, t, rows, trig, scratch, 0);
     else
       sleet_evaluate_uniform_block8(p, t, row, trig, scratch);
     for (unsigned m = alive; m != 0; m &= m - 1) {
@@ -526,6 +605,163 @@ SLEET_INLINE long sleet_evaluate_blocks8_body(
   }
   *written = o;
   return b;
+}
+
+// ---------------------------------------------------------------------------
+// Frames drawn in id order, written in that order.
+//
+// A frame of several cells in `unordered` or `additive` order is drawn by
+// id: each cell's particles together, cells in number order (the id's top
+// byte), and a top-level cell's particles in birth order, the order they
+// have in the store. The loops above write the store's order, which a sort
+// by id and a gather of every output row then put in draw order; with the
+// births of two cells in turn, that was four fifths of the frame
+// (`sleet-bench --filter two-cells`, 2026-12-02). Instead, pass 1 counts each
+// cell's live lanes (sleet_count_cells8), a prefix sum in cell order gives
+// each cell its first output row, and pass 2 writes every live lane at its
+// cell's next row (sleet_evaluate_cells8): a counting sort on the cell,
+// done while writing. Sub-cells' ids are hashes, so their lanes still
+// need the sort, which the caller runs when the written ids are not in order.
+
+// The cell number of constants row `r` (lane 13 of the row: `UInt32` bits).
+SLEET_INLINE unsigned sleet_row_cell(const float *rows, unsigned r) {
+  unsigned cell;
+  __builtin_memcpy(&cell, rows + 16 * (unsigned long)r + 13, sizeof cell);
+  return cell;
+}
+
+// Where each live lane of the block at `p` goes in a frame written in cell
+// order: `at[l]` = `cursors[cell]` plus the live lanes of lane l's cell
+// before it, and each cursor then moves past its cell's live lanes (`alive`:
+// bit l set for a live lane). For a dead lane, `at[l]` is where its cell's
+// next live lane would go. Lane by lane, the cursors are read first and
+// written last, in lane order, so the last lane of each cell leaves its
+// final value, whether that lane is alive or not; no lane waits for
+// another's store. (A memory increment per lane made each wait for the
+// previous one to the same cell: 80 ns a block of two cells in turn, against
+// 54 ns this way, standalone loop, 2026-12-02; a loop a cell at a time
+// mispredicted its trips.)
+// Invariants: every row index of the block is a row of `rows`; `cursors`
+// has an entry for every cell number in `rows`.
+SLEET_INLINE void sleet_place_lanes8(const char *p, unsigned alive, const float *rows, long *cursors, long at[8]) {
+  const unsigned *laneRow = (const unsigned *)(p + 3 * 32);
+  unsigned cellOf[8];
+#pragma clang loop unroll(full)
+  for (int l = 0; l < 8; l++) cellOf[l] = sleet_row_cell(rows, laneRow[l]);
+  sleet_uint8 cells = {cellOf[0], cellOf[1], cellOf[2], cellOf[3], cellOf[4], cellOf[5], cellOf[6], cellOf[7]};
+#pragma clang loop unroll(full)
+  for (int l = 0; l < 8; l++) {
+    sleet_int8 same = (sleet_int8)(cells == (sleet_uint8){0} + cellOf[l]);
+    unsigned sameBefore = __builtin_bit_cast(unsigned char, __builtin_convertvector(same, sleet_bool8)) & alive &
+                          ((1u << l) - 1);
+    at[l] = cursors[cellOf[l]] + __builtin_popcount(sameBefore);
+  }
+#pragma clang loop unroll(full)
+  for (int l = 0; l < 8; l++) cursors[cellOf[l]] = at[l] + ((alive >> l) & 1);
+}
+
+// Adds to `counts[cell]` the lanes of each cell alive at `t` in blocks 0 …
+// count − 1 of `blocks` (the alive test of sleet_alive_lanes8): a block of
+// one row at once, a block of several rows by sleet_place_lanes8 with the
+// counts as cursors.
+// Invariants: `count` blocks are readable; every row index is a row of
+// `rows`; `counts` has an entry for every cell number in `rows`.
+SLEET_INLINE void sleet_count_cells8_body(const void *blocks, long count, double t, const float *rows, long *counts) {
+  const char *p = (const char *)blocks;
+  sleet_double8 now = {t, t, t, t, t, t, t, t};
+  for (long b = 0; b < count; b++, p += 512) {
+    unsigned alive = sleet_alive_lanes8(p, now);
+    if (alive == 0) continue;
+    sleet_uint8 rowIndex;
+    __builtin_memcpy(&rowIndex, p + 3 * 32, sizeof rowIndex);
+    unsigned r0 = rowIndex[0];
+    if (__builtin_reduce_and(rowIndex == (sleet_uint8){r0, r0, r0, r0, r0, r0, r0, r0}) != 0) {
+      counts[sleet_row_cell(rows, r0)] += __builtin_popcount(alive);
+      continue;
+    }
+    long at[8];
+    sleet_place_lanes8(p, alive, rows, counts, at);
+  }
+}
+
+// The body of sleet_evaluate_cells8: blocks 0 … count − 1 of `blocks` at
+// emitter time `t`, every live lane written at row `cursors[cell]` of the
+// target, which then moves on by one; blocks of one row and of several rows
+// alike (a block of several rows is evaluated into the stack scratch and its
+// lanes copied out one by one). The values and the rows' contents are those
+// of sleet_evaluate_blocks8_body; only where each row goes differs. With
+// `cursors` from a prefix sum of sleet_count_cells8's counts, every cell's
+// lanes land in a range of their own, in store order.
+//
+// Invariants: as sleet_evaluate_blocks8_body; `cursors` has an entry for
+// every cell number in `rows`, and the target has a writable row at every
+// index the cursors reach.
+SLEET_INLINE void sleet_evaluate_cells8_body(
+    const void *blocks, const unsigned long long *ids, long count, double t, const float *rows,
+    sleet_run_target target, long *cursors) {
+  const char *p = (const char *)blocks;
+  sleet_double8 now = {t, t, t, t, t, t, t, t};
+  _Alignas(32) float sinCos[16 * SLEET_SINCOS_GROUP];
+  long groupStart = 0, groupEnd = 0;
+  for (long b = 0; b < count; b++, p += 512) {
+    unsigned alive = sleet_alive_lanes8(p, now);
+    if (alive == 0) continue;
+    sleet_uint8 rowIndex;
+    __builtin_memcpy(&rowIndex, p + 3 * 32, sizeof rowIndex);
+    unsigned r0 = rowIndex[0];
+    int uniform = __builtin_reduce_and(rowIndex == (sleet_uint8){r0, r0, r0, r0, r0, r0, r0, r0}) != 0;
+    if (target.affines && b >= groupEnd) {
+      groupStart = b;
+      groupEnd = b + SLEET_SINCOS_GROUP < count ? b + SLEET_SINCOS_GROUP : count;
+      sleet_rotation_sincos8(p, groupEnd - b, now, sinCos);
+    }
+    const float *trig = sinCos + 16 * (b - groupStart);
+    if (uniform && alive == 0xFF) {
+      long *cursor = cursors + sleet_row_cell(rows, r0);
+      sleet_evaluate_uniform_block8(p, t, rows + 16 * (unsigned long)r0, trig, sleet_block_rows(target, *cursor));
+      if (target.ids) __builtin_memcpy(target.ids + *cursor, ids + 8 * b, 64);
+      *cursor += 8;
+      continue;
+    }
+    // Each live lane is stored straight to its row `at[l]`; dead lanes to
+    // a stack block nobody reads. (Evaluating into a scratch block and
+    // copying the lanes out cost as much as the kernel: 70 ns a block of two
+    // cells in turn against 34 for the same block written in place,
+    // standalone loop, 2026-12-02.)
+    long at[8];
+    if (uniform) {
+      long *cursor = cursors + sleet_row_cell(rows, r0);
+#pragma clang loop unroll(full)
+      for (int l = 0; l < 8; l++) at[l] = *cursor + __builtin_popcount(alive & ((1u << l) - 1));
+      *cursor += __builtin_popcount(alive);
+    } else {
+      sleet_place_lanes8(p, alive, rows, cursors, at);
+    }
+    _Alignas(64) char unreadRows[512];
+    _Alignas(64) char unreadAffines[192];
+    _Alignas(32) float unreadDepths[8];
+    sleet_lane_rows lanes;
+    char *rowBase = target.compact ? (char *)target.compact : (char *)target.instances;
+    long rowBytes = target.compact ? 32 : 64;
+#pragma clang loop unroll(full)
+    for (int l = 0; l < 8; l++) lanes.instance[l] = (alive >> l) & 1 ? rowBase + rowBytes * at[l] : unreadRows + 64 * l;
+    if (target.affines) {
+#pragma clang loop unroll(full)
+      for (int l = 0; l < 8; l++)
+        lanes.affine[l] = (alive >> l) & 1 ? (char *)target.affines + 24 * at[l] : unreadAffines + 24 * l;
+    }
+    if (target.depths) {
+#pragma clang loop unroll(full)
+      for (int l = 0; l < 8; l++) lanes.depth[l] = (alive >> l) & 1 ? target.depths + at[l] : unreadDepths + l;
+    }
+    sleet_block_target base = sleet_block_rows(target, 0);
+    if (uniform)
+      sleet_evaluate_block8_rows(p, t, 1, rows + 16 * (unsigned long)r0, 0, trig, base, &lanes);
+    else
+      sleet_evaluate_gathered_block8(p, t, rows, trig, base, &lanes);
+    if (target.ids)
+      for (unsigned m = alive; m != 0; m &= m - 1) target.ids[at[__builtin_ctz(m)]] = ids[8 * b + __builtin_ctz(m)];
+  }
 }
 
 // ---------------------------------------------------------------------------
@@ -570,6 +806,29 @@ SLEET_AVX2_COPY static inline long sleet_evaluate_mixed_blocks8_avx2(
     const void *blocks, const unsigned long long *ids, long count, double t, const float *rows,
     sleet_run_target target, long *written) {
   return sleet_evaluate_blocks8_body(blocks, ids, count, t, rows, target, written, 1);
+}
+
+// The cell-order passes (sleet_count_cells8_body, sleet_evaluate_cells8_body)
+// in the same two copies.
+static inline void sleet_count_cells8(const void *blocks, long count, double t, const float *rows, long *counts) {
+  sleet_count_cells8_body(blocks, count, t, rows, counts);
+}
+
+SLEET_AVX2_COPY static inline void sleet_count_cells8_avx2(
+    const void *blocks, long count, double t, const float *rows, long *counts) {
+  sleet_count_cells8_body(blocks, count, t, rows, counts);
+}
+
+static inline void sleet_evaluate_cells8(
+    const void *blocks, const unsigned long long *ids, long count, double t, const float *rows,
+    sleet_run_target target, long *cursors) {
+  sleet_evaluate_cells8_body(blocks, ids, count, t, rows, target, cursors);
+}
+
+SLEET_AVX2_COPY static inline void sleet_evaluate_cells8_avx2(
+    const void *blocks, const unsigned long long *ids, long count, double t, const float *rows,
+    sleet_run_target target, long *cursors) {
+  sleet_evaluate_cells8_body(blocks, ids, count, t, rows, target, cursors);
 }
 
 #endif

@@ -13,14 +13,7 @@ extension ParticleSystem {
       frame.ids.reverse()
       return
     case .unordered, .additive:
-      if tree.nodes.count <= 1 { return }
-      var sorted = true
-      var i = 1
-      while i < n && sorted {
-        sorted = scratchIDs[i - 1] < scratchIDs[i]
-        i += 1
-      }
-      if sorted { return }
+      if tree.nodes.count <= 1 || Self.isAscending(scratchIDs, count: n) { return }
       permutation.reset(count: n)
       scratchIDs.withUnsafeBufferPointer { ids in permutation.sort(bytes: 8) { ids[$0] } }
     case .backToFront:
@@ -50,6 +43,19 @@ extension ParticleSystem {
       // scratchIDs holds the evaluation order's ids and is free again.
       Self.gather(frame.ids, by: order, count: n, into: &scratchIDs)
       swap(&scratchIDs, &frame.ids)
+    }
+  }
+
+  /// Whether `ids[0..<n]` ascend strictly (ids are unique).
+  static func isAscending(_ ids: [UInt64], count n: Int) -> Bool {
+    precondition(ids.count >= n, "count past the array")
+    return ids.withUnsafeBufferPointer { ids in
+      var i = 1
+      while i < n {
+        if ids[i - 1] >= ids[i] { return false }
+        i += 1
+      }
+      return true
     }
   }
 

@@ -13,6 +13,9 @@ extension ParticleSystem {
   ///   `chunkSize` over `threads` threads; plus an O(n) radix sort when the
   ///   order needs one (never for `oldestFirst`/`oldestLast`, nor for
   ///   `unordered` when birth order is already id order, e.g. one cell).
+  ///   Several top-level cells (no sub-cells) in `unordered` or
+  ///   `additive` order are written straight in id order (a count per cell,
+  ///   then each particle at its cell's next row), with no sort.
   ///   No allocations once the buffers have grown.
   public func render(into frame: inout ParticleFrame) {
     render(
@@ -55,6 +58,23 @@ extension ParticleSystem {
     case .backToFront: needsSortKeys = true
     }
     let writesIDs = needsSortKeys || computesIDs
+    // Several top-level cells drawn by id: write each cell's particles
+    // straight to its range of the output (counted first). A top-level
+    // cell's ids count its births, and the store holds them in birth order,
+    // so the frame comes out in id order, with no sort and no gather after.
+    // Not with sub-cells, whose ids are hashes and need the sort anyway (the
+    // store-order write is cheaper then), nor while a cell is hidden (the
+    // lane-by-lane path).
+    let drawsByCell =
+      usesCellOrderWrite && needsSortKeys && !anyHidden && localTime != nil
+      && (layer.renderMode == .unordered || layer.renderMode == .additive)
+      && tree.roots.count == tree.nodes.count
+    // Chunks of the cell-order write: one for a single thread, so that
+    // each cell's range is written in one piece.
+    let cellParts = threads <= 1 ? 1 : Swift.max(1, chunks)
+    @Sendable func cellPartBlocks(_ c: Int) -> Range<Int> {
+      cellParts == 1 ? 0..<blocks : c * blocksPerChunk..<Swift.min(blocks, (c + 1) * blocksPerChunk)
+    }
     hidden.withUnsafeBufferPointer { hiddenBuffer in
       let hiddenPointer = anyHidden ? hiddenBuffer.baseAddress : nil
       let hiddenBox = UncheckedSendable(hiddenPointer)
@@ -66,9 +86,30 @@ extension ParticleSystem {
       // live count bounds them) two passes are cheaper. Several workers:
       // pass 1 counts each chunk's live particles so that a prefix sum gives
       // each chunk its output offset.
-      let singlePass = (threads <= 1 || chunks <= 1) && (store.count - lastKnownAlive) * 8 <= store.count
+      let singlePass =
+        !drawsByCell && (threads <= 1 || chunks <= 1) && (store.count - lastKnownAlive) * 8 <= store.count
       var total = 0
-      if singlePass {
+      if drawsByCell {
+        // Pass 1 counts each part's live particles per cell; a prefix sum
+        // in (cell, part) order turns the counts into each part's first
+        // output index per cell.
+        let cells = tree.nodes.count
+        Self.resize(&cellCursors, to: cellParts * cells, filler: 0)
+        cellCursors.withUnsafeMutableBufferPointer { cursors in
+          cursors.update(repeating: 0)
+          let cursorsBox = UncheckedSendable(cursors.baseAddress!)
+          Self.parallel(chunks: cellParts, threads: threads) { c in
+            store.countByCell(blocks: cellPartBlocks(c), at: t, into: cursorsBox.value + c * cells)
+          }
+          for cell in 0..<cells {
+            for c in 0..<cellParts {
+              let n = cursors[c * cells + cell]
+              cursors[c * cells + cell] = total
+              total += n
+            }
+          }
+        }
+      } else if singlePass {
         total = store.count
       } else {
         chunkCounts.withUnsafeMutableBufferPointer { counts in
@@ -102,6 +143,17 @@ extension ParticleSystem {
                   depths: depths.baseAddress ?? UnsafeMutablePointer(bitPattern: 64)!,
                   hidden: hiddenBox.value, flattensDepth: !layer.preservesDepth,
                   writesSortKeys: writesIDs)
+                if drawsByCell {
+                  let cells = tree.nodes.count
+                  cellCursors.withUnsafeMutableBufferPointer { cursors in
+                    let cursorsBox = UncheckedSendable(cursors.baseAddress!)
+                    Self.parallel(chunks: cellParts, threads: threads) { c in
+                      store.evaluateByCell(
+                        blocks: cellPartBlocks(c), at: t, into: target, cursors: cursorsBox.value + c * cells)
+                    }
+                  }
+                  return
+                }
                 if singlePass {
                   total = store.evaluate(blocks: 0..<blocks, at: t, into: target, start: 0)
                   return
@@ -123,7 +175,11 @@ extension ParticleSystem {
       } else {
         frame.ids.removeAll(keepingCapacity: true)
       }
-      applyOrder(layer.renderMode, to: &frame, count: total)
+      if drawsByCell {
+        assert(Self.isAscending(scratchIDs, count: total), "the cell-order write left ids out of order")
+      } else {
+        applyOrder(layer.renderMode, to: &frame, count: total)
+      }
       if !anyHidden && localTime != nil { noteAlive(total, at: t) }
       frame.batches.removeAll(keepingCapacity: true)
       if total > 0 {

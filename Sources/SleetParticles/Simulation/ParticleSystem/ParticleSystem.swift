@@ -60,6 +60,14 @@ public final class ParticleSystem {
   /// slab with the birth kernel's AVX2 copy: where the CPU has AVX2, except
   /// in the tests that run the build's copy too.
   var usesAVX2BirthKernels = SIMDBuildTarget.runsAVX2Kernels
+  /// Whether ``render(into:)`` writes frames of several cells drawn by id
+  /// straight in cell order (``ParticleStore/evaluateByCell(blocks:at:into:cursors:)``).
+  /// Always true except in the tests that compare it with the store-order
+  /// write and the sort.
+  var usesCellOrderWrite = true
+  /// Per part of the cell-order write and cell: the live count, then the
+  /// next output index.
+  var cellCursors: [Int] = []
   var scratchIDs: [UInt64] = []
   var scratchDepths: [Float] = []
   var permutation = RadixPermutation()
