@@ -615,13 +615,14 @@ SLEET_INLINE long sleet_evaluate_blocks8_body(
 // byte), and a top-level cell's particles in birth order, the order they
 // have in the store. The loops above write the store's order, which a sort
 // by id and a gather of every output row then put in draw order; with the
-// births of two cells in turn, that was four fifths of the frame
-// (`sleet-bench --filter two-cells`, 2026-12-02). Instead, pass 1 counts each
-// cell's live lanes (sleet_count_cells8), a prefix sum in cell order gives
-// each cell its first output row, and pass 2 writes every live lane at its
-// cell's next row (sleet_evaluate_cells8): a counting sort on the cell,
-// done while writing. Sub-cells' ids are hashes, so their lanes still
-// need the sort, which the caller runs when the written ids are not in order.
+// births of two cells in turn, those took about two thirds of the frame
+// (`perf`, `sleet-bench --filter two-cells`, 2026-12-02). Instead, pass 1
+// counts each cell's live lanes (sleet_count_cells8), a prefix sum in cell
+// order gives each cell its first output row, and pass 2 writes every live
+// lane at its cell's next row (sleet_evaluate_cells8): a counting sort on
+// the cell, done while writing. The caller takes these passes only when
+// every cell is top-level: sub-cells' ids are hashes, which the sort would
+// have to order anyway.
 
 // The cell number of constants row `r` (lane 13 of the row: `UInt32` bits).
 SLEET_INLINE unsigned sleet_row_cell(const float *rows, unsigned r) {
@@ -687,8 +688,8 @@ SLEET_INLINE void sleet_count_cells8_body(const void *blocks, long count, double
 // The body of sleet_evaluate_cells8: blocks 0 … count − 1 of `blocks` at
 // emitter time `t`, every live lane written at row `cursors[cell]` of the
 // target, which then moves on by one; blocks of one row and of several rows
-// alike (a block of several rows is evaluated into the stack scratch and its
-// lanes copied out one by one). The values and the rows' contents are those
+// alike (a block whose lanes do not go to eight consecutive rows has each
+// lane stored at its own row, sleet_lane_rows). The values and the rows' contents are those
 // of sleet_evaluate_blocks8_body; only where each row goes differs. With
 // `cursors` from a prefix sum of sleet_count_cells8's counts, every cell's
 // lanes land in a range of their own, in store order.
@@ -723,11 +724,8 @@ SLEET_INLINE void sleet_evaluate_cells8_body(
       *cursor += 8;
       continue;
     }
-    // Each live lane is stored straight to its row `at[l]`; dead lanes to
-    // a stack block nobody reads. (Evaluating into a scratch block and
-    // copying the lanes out cost as much as the kernel: 70 ns a block of two
-    // cells in turn against 34 for the same block written in place,
-    // standalone loop, 2026-12-02.)
+    // Each live lane is stored straight to its row `at[l]`, dead lanes to a
+    // stack block nobody reads: no scratch block to copy the lanes out of.
     long at[8];
     if (uniform) {
       long *cursor = cursors + sleet_row_cell(rows, r0);
