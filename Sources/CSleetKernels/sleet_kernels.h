@@ -516,6 +516,16 @@ SLEET_INLINE unsigned sleet_alive_lanes8(const char *p, sleet_double8 now) {
   return __builtin_bit_cast(unsigned char, __builtin_convertvector(alive, sleet_bool8));
 }
 
+// The constants row of lane 0 of the block at `p` (slot 3), and in
+// `*uniform` whether all eight lanes use it.
+SLEET_INLINE unsigned sleet_first_row8(const char *p, int *uniform) {
+  sleet_uint8 rowIndex;
+  __builtin_memcpy(&rowIndex, p + 3 * 32, sizeof rowIndex);
+  unsigned r0 = rowIndex[0];
+  *uniform = __builtin_reduce_and(rowIndex == (sleet_uint8){r0, r0, r0, r0, r0, r0, r0, r0}) != 0;
+  return r0;
+}
+
 // Evaluates blocks 0, 1, … of `blocks` at emitter time `t`, in order, and
 // writes the live lanes to `target` from row 0, in lane order, skipping dead
 // lanes and dead blocks: what ParticleStore's pass 2 writes for them.
@@ -554,10 +564,8 @@ SLEET_INLINE long sleet_evaluate_blocks8_body(
   for (; b < count; b++, p += 512) {
     unsigned alive = sleet_alive_lanes8(p, now);
     if (alive == 0) continue;
-    sleet_uint8 rowIndex;
-    __builtin_memcpy(&rowIndex, p + 3 * 32, sizeof rowIndex);
-    unsigned r0 = rowIndex[0];
-    int uniform = __builtin_reduce_and(rowIndex == (sleet_uint8){r0, r0, r0, r0, r0, r0, r0, r0}) != 0;
+    int uniform;
+    unsigned r0 = sleet_first_row8(p, &uniform);
     if (uniform == mixedRows) break;
     if (target.affines && b >= groupEnd) {
       groupStart = b;
@@ -567,12 +575,7 @@ SLEET_INLINE long sleet_evaluate_blocks8_body(
     const float *row = rows + 16 * (unsigned long)r0;
     const float *trig = sinCos + 16 * (b - groupStart);
     if (alive == 0xFF) {
-      sleet_block_target out = {
-          target.instances ? (char *)target.instances + 64 * o : 0,
-          target.compact ? (char *)target.compact + 32 * o : 0,
-          target.affines ? (char *)target.affines + 24 * o : 0,
-          target.depths ? target.depths + o : 0,
-          target.flattensDepth};
+      sleet_block_target out = sleet_block_rows(target, o);
       if (mixedRows)
         sleet_evaluate_gathered_block8(p, t, rows, trig, out, 0);
       else
@@ -673,10 +676,9 @@ SLEET_INLINE void sleet_count_cells8_body(const void *blocks, long count, double
   for (long b = 0; b < count; b++, p += 512) {
     unsigned alive = sleet_alive_lanes8(p, now);
     if (alive == 0) continue;
-    sleet_uint8 rowIndex;
-    __builtin_memcpy(&rowIndex, p + 3 * 32, sizeof rowIndex);
-    unsigned r0 = rowIndex[0];
-    if (__builtin_reduce_and(rowIndex == (sleet_uint8){r0, r0, r0, r0, r0, r0, r0, r0}) != 0) {
+    int uniform;
+    unsigned r0 = sleet_first_row8(p, &uniform);
+    if (uniform) {
       counts[sleet_row_cell(rows, r0)] += __builtin_popcount(alive);
       continue;
     }
@@ -689,8 +691,9 @@ SLEET_INLINE void sleet_count_cells8_body(const void *blocks, long count, double
 // emitter time `t`, every live lane written at row `cursors[cell]` of the
 // target, which then moves on by one; blocks of one row and of several rows
 // alike (a block whose lanes do not go to eight consecutive rows has each
-// lane stored at its own row, sleet_lane_rows). The values and the rows' contents are those
-// of sleet_evaluate_blocks8_body; only where each row goes differs. With
+// lane stored at its own row, sleet_lane_rows). The values and the rows'
+// contents are those of sleet_evaluate_blocks8_body; only where each row
+// goes differs. With
 // `cursors` from a prefix sum of sleet_count_cells8's counts, every cell's
 // lanes land in a range of their own, in store order.
 //
@@ -707,10 +710,8 @@ SLEET_INLINE void sleet_evaluate_cells8_body(
   for (long b = 0; b < count; b++, p += 512) {
     unsigned alive = sleet_alive_lanes8(p, now);
     if (alive == 0) continue;
-    sleet_uint8 rowIndex;
-    __builtin_memcpy(&rowIndex, p + 3 * 32, sizeof rowIndex);
-    unsigned r0 = rowIndex[0];
-    int uniform = __builtin_reduce_and(rowIndex == (sleet_uint8){r0, r0, r0, r0, r0, r0, r0, r0}) != 0;
+    int uniform;
+    unsigned r0 = sleet_first_row8(p, &uniform);
     if (target.affines && b >= groupEnd) {
       groupStart = b;
       groupEnd = b + SLEET_SINCOS_GROUP < count ? b + SLEET_SINCOS_GROUP : count;
