@@ -129,9 +129,9 @@ SLEET_INLINE void sleet_store_transposed8x8(
 // Invariant: 512 writable bytes at `out`, or 64 at each `rowsAt[l]`; no
 // alignment needed.
 SLEET_INLINE void sleet_store_instances8(
-    void *out, char *const *rowsAt, sleet_float8 x, sleet_float8 y, sleet_float8 z, sleet_float8 scale, sleet_float8 r, sleet_float8 g,
-    sleet_float8 b, sleet_float8 a, sleet_float8 rect, sleet_float8 rotation, sleet_float8 normalizedAge,
-    sleet_float8 spriteCell) {
+    void *out, char *const *rowsAt, sleet_float8 x, sleet_float8 y, sleet_float8 z, sleet_float8 scale,
+    sleet_float8 r, sleet_float8 g, sleet_float8 b, sleet_float8 a, sleet_float8 rect, sleet_float8 rotation,
+    sleet_float8 normalizedAge, sleet_float8 spriteCell) {
   sleet_store_transposed8x8(out, 64, rowsAt, x, y, z, scale, r, g, b, a);
   sleet_float8 rn0 = sleet_unpack_low(rotation, normalizedAge);   // lanes 0, 1 | 4, 5
   sleet_float8 rn1 = sleet_unpack_high(rotation, normalizedAge);  // lanes 2, 3 | 6, 7
@@ -152,8 +152,8 @@ SLEET_INLINE void sleet_store_instances8(
 // bit patterns. Rows as in sleet_store_transposed8x8 (stride 32).
 // Invariant: 256 writable bytes at `out`, or 32 at each `rowsAt[l]`.
 SLEET_INLINE void sleet_store_compact8(
-    void *out, char *const *rowsAt, sleet_float8 x, sleet_float8 y, sleet_float8 z, sleet_float8 scale, sleet_float8 rotation,
-    sleet_float8 normalizedAge, sleet_float8 color, sleet_float8 spriteCell) {
+    void *out, char *const *rowsAt, sleet_float8 x, sleet_float8 y, sleet_float8 z, sleet_float8 scale,
+    sleet_float8 rotation, sleet_float8 normalizedAge, sleet_float8 color, sleet_float8 spriteCell) {
   sleet_store_transposed8x8(out, 32, rowsAt, x, y, z, scale, rotation, normalizedAge, color, spriteCell);
 }
 
@@ -338,13 +338,17 @@ SLEET_INLINE void sleet_evaluate_block8_rows(
     sleet_uint8 word = ((sleet_uint8)(c[0] * scale + magic) & mask) | (((sleet_uint8)(c[1] * scale + magic) & mask) << 8) |
                        (((sleet_uint8)(c[2] * scale + magic) & mask) << 16) |
                        (((sleet_uint8)(c[3] * scale + magic) & mask) << 24);
-    sleet_store_compact8(target.compact, lanes ? lanes->instance : 0, x, y, drawnZ, s, rotation, n, (sleet_float8)word, sleet_row_field(uniform, row, k, 14));
+    sleet_store_compact8(
+        target.compact, lanes ? lanes->instance : 0, x, y, drawnZ, s, rotation, n, (sleet_float8)word,
+        sleet_row_field(uniform, row, k, 14));
     return;
   }
   if (uniform) {
     sleet_float8 rect = {row[8], row[9], row[10], row[11], row[8], row[9], row[10], row[11]};
     sleet_float8 spriteCell = {row[12], row[13], row[12], row[13], row[12], row[13], row[12], row[13]};
-    sleet_store_instances8(target.instances, lanes ? lanes->instance : 0, x, y, drawnZ, s, c[0], c[1], c[2], c[3], rect, rotation, n, spriteCell);
+    sleet_store_instances8(
+        target.instances, lanes ? lanes->instance : 0, x, y, drawnZ, s, c[0], c[1], c[2], c[3], rect, rotation, n,
+        spriteCell);
     return;
   }
   char *o = (char *)target.instances;
