@@ -287,6 +287,10 @@ SLEET_INLINE sleet_float8 sleet_row_field(int uniform, const float *row, const s
 // compiles one branch. Why the uniform row's fields are broadcast where
 // they are used, not into `k` first: llvm-mca -mcpu=znver3 put the one-block
 // kernel at 55 cycles that way against 52 (2026-12-02). `sinCos` as below.
+// `lanes` null: the eight rows go to consecutive rows of the target (callers
+// pass a constant null, and the addresses fold as before); otherwise each
+// lane's rows go where `lanes` says (the target's pointers then only say
+// which outputs are written).
 SLEET_INLINE void sleet_evaluate_block8_rows(
     const void *block, double t, int uniform, const float *row, const sleet_float8 *k, const void *sinCos,
     sleet_block_target target, const sleet_lane_rows *lanes) {
@@ -387,6 +391,7 @@ SLEET_INLINE void sleet_evaluate_uniform_block8(
 // eight rows are loaded and transposed (two 8×8 transposes, 48 shuffles),
 // and the instance's constant half takes a full transpose.
 //
+// `lanes` as in sleet_evaluate_block8_rows (null: consecutive rows).
 // Invariants: as sleet_evaluate_uniform_block8; every lane's row index is a
 // row of `rows`.
 SLEET_INLINE void sleet_evaluate_gathered_block8(
