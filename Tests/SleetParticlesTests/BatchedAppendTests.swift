@@ -12,7 +12,7 @@ import Testing
 /// its naive twin, the record-by-record ``ParticleSystem/append(_:)``
 /// (`usesBlockAppend = false`): after every seek and step the two stores hold
 /// the same bytes — every slot of every stored block including the tail
-/// lanes, the ids and each block's earliest end of life.
+/// lanes, the ids and each block's surely-alive bound.
 @Suite("Batched slab append equals the per-record append")
 struct BatchedAppendTests {
   /// Everything the store holds, as bits.
@@ -22,7 +22,7 @@ struct BatchedAppendTests {
     let words = store.blocks.assumingMemoryBound(to: UInt32.self)
     for i in 0..<(store.blockCount * ParticleStore.blockBytes / 4) { out.append(UInt64(words[i])) }
     for i in 0..<store.count { out.append(store.id(i)) }
-    for b in 0..<store.blockCount { out.append(store.earliestDeath(block: b).bitPattern) }
+    for b in 0..<store.blockCount { out.append(store.surelyAliveBound(block: b).bitPattern) }
     return out
   }
 

@@ -221,12 +221,31 @@ struct BlockRunKernelTests {
   /// without AVX2 it is compiled separately, so both are checked).
   static let copies = SIMDBuildTarget.runsAVX2Kernels ? [false, true] : [false]
 
-  @Test(arguments: 0..<modes.count, 0..<runs.count)
-  func runEqualsBlocksOneAtATime(mode: Int, run r: Int) {
-    for avx2 in Self.copies { check(mode: mode, run: r, avx2: avx2) }
+  /// Per block, ``ParticleStore/surelyAliveBound(death:)`` of its earliest
+  /// end of life, as the store records it; −∞ for a block with a birth after
+  /// `t` (block 1), which the store never holds at its own time.
+  static func surelyAliveBounds(_ blocks: UnsafeRawPointer, count: Int) -> [Double] {
+    (0..<count).map { b in
+      let q = blocks + b * ParticleStore.blockBytes
+      let births = (0..<8).map { q.load(fromByteOffset: $0 * 8, as: Double.self) }
+      let lifetimes = (0..<8).map { q.load(fromByteOffset: 2 * 32 + $0 * 4, as: Float.self) }
+      guard births.allSatisfy({ $0 <= t }) else { return -.infinity }
+      let death = zip(births, lifetimes).map { $0 + Double($1) }.min()!
+      return ParticleStore.surelyAliveBound(death: death)
+    }
   }
 
-  func check(mode: Int, run r: Int, avx2: Bool) {
+  /// Every output mode and run, both copies, with and without the store's
+  /// surely-alive bounds (blocks whose bound is above `t` skip the lanes'
+  /// test: blocks 0, 3, 5–7, 9, 11 and 13; the partly alive ones are below).
+  @Test(arguments: 0..<modes.count, 0..<runs.count)
+  func runEqualsBlocksOneAtATime(mode: Int, run r: Int) {
+    for avx2 in Self.copies {
+      for bounds in [false, true] { check(mode: mode, run: r, avx2: avx2, bounds: bounds) }
+    }
+  }
+
+  func check(mode: Int, run r: Int, avx2: Bool, bounds: Bool) {
     let m = Self.modes[mode]
     let (first, count, o) = Self.runs[r]
     let got = Output()
@@ -235,12 +254,18 @@ struct BlockRunKernelTests {
       // The runs in turn, one-row then several-rows, as ParticleStore.evaluate
       // takes them; each stops where the list above says.
       var (b, written, mixedRows) = (0, 0, false)
+      // The bounds in memory of their own, so a read past them is caught.
+      let aliveBefore = UnsafeMutablePointer<Double>.allocate(capacity: count)
+      defer { aliveBefore.deallocate() }
+      aliveBefore.initialize(from: Self.surelyAliveBounds(blocks, count: count), count: count)
       while b < count {
         let run = Self.ids.withUnsafeBufferPointer { ids in
           Self.rows.withUnsafeBufferPointer { rows in
             ParticleStore.evaluateRun(
               blocks + b * ParticleStore.blockBytes, ids: ids.baseAddress! + 8 * (first + b), count: count - b,
               at: Self.t, rows: rows.baseAddress!,
+              aliveBefore: bounds ? UnsafePointer(aliveBefore + b) : nil,
+              fullBlocks: count - b,
               into: got.target(
                 compact: m.compact, affines: m.affines, sortKeys: m.sortKeys, flattensDepth: m.flattensDepth),
               at: o + written, mixedRows: mixedRows, avx2: avx2)
@@ -257,7 +282,7 @@ struct BlockRunKernelTests {
         into: want.target(compact: m.compact, affines: m.affines, sortKeys: m.sortKeys, flattensDepth: m.flattensDepth))
       return (written, naive.0, naive.1)
     }
-    #expect(wantDone == count && written == wantWritten, "\(m), AVX2 copy: \(avx2)")
+    #expect(wantDone == count && written == wantWritten, "\(m), AVX2 copy: \(avx2), bounds: \(bounds)")
     // Lanes alive in blocks 0…2: 8 + 4 + 0; in 0…6: 8 + 4 + 0 + 8 + 7 + 8 + 8;
     // in 6…13: 8 + 8 + 6 + 8 + 0 + 8 + 4 + 8.
     #expect(written == [12, 43, 50][r])

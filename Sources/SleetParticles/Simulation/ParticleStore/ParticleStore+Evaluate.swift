@@ -170,12 +170,13 @@ extension ParticleStore {
         // on, so every turn moves on.
         let run = Self.evaluateRun(
           blocks + b * Self.blockBytes, ids: ids + b * 8, count: range.upperBound - b, at: t,
-          rows: constants.rows, into: target, at: o)
+          rows: constants.rows, aliveBefore: surelyAliveBounds + b, fullBlocks: fullBlocks - b, into: target, at: o)
         o += run.written
         b += run.blocks
         let mixed = Self.evaluateRun(
           blocks + b * Self.blockBytes, ids: ids + b * 8, count: range.upperBound - b, at: t,
-          rows: constants.rows, into: target, at: o, mixedRows: true)
+          rows: constants.rows, aliveBefore: surelyAliveBounds + b, fullBlocks: fullBlocks - b, into: target, at: o,
+          mixedRows: true)
         o += mixed.written
         b += mixed.blocks
         continue
@@ -198,16 +199,23 @@ extension ParticleStore {
   /// first live block of one row. Returns the blocks done and the rows
   /// written.
   ///
+  /// With `aliveBefore`, blocks `0..<fullBlocks` of the run whose bound is
+  /// above `t` (``surelyAliveBounds``) count as alive in every lane without
+  /// a test of their lanes; nil tests every block's lanes. Same output
+  /// either way.
+  ///
   /// Invariants: `count` blocks from `p` are in the slab and `ids` holds
   /// their lanes' ids; `rows` is the constants table; the target has room
   /// for the run's live lanes from `o`; `target.hidden` is nil (hidden cells
-  /// take ``evaluateBlock(_:at:sinCos:into:at:scratch:)``). `avx2` picks
-  /// the copy (the tests run both); true only where the CPU has AVX2.
+  /// take ``evaluateBlock(_:at:sinCos:into:at:scratch:)``); with
+  /// `aliveBefore`, it holds the bounds of blocks `0..<fullBlocks` and `t`
+  /// is at or after their births (``isSurelyAlive(block:at:)``). `avx2`
+  /// picks the copy (the tests run both); true only where the CPU has AVX2.
   @inline(__always)
   static func evaluateRun(
     _ p: UnsafeRawPointer, ids: UnsafePointer<UInt64>, count: Int, at t: Double, rows: UnsafePointer<Float>,
-    into target: EvaluationTarget, at o: Int, mixedRows: Bool = false,
-    avx2: Bool = SIMDBuildTarget.runsAVX2Kernels
+    aliveBefore: UnsafePointer<Double>? = nil, fullBlocks: Int = 0, into target: EvaluationTarget, at o: Int,
+    mixedRows: Bool = false, avx2: Bool = SIMDBuildTarget.runsAVX2Kernels
   ) -> (blocks: Int, written: Int) {
     precondition(!avx2 || SIMDBuildTarget.runsAVX2Kernels, "the AVX2 copy needs a CPU with AVX2")
     precondition(target.hidden == nil, "a run of blocks draws every live lane: no hidden cells")
@@ -217,10 +225,14 @@ extension ParticleStore {
     // the portable build's SSE2 copy is 1.3–1.5× slower. Same bits.
     let blocks =
       switch (mixedRows, avx2) {
-      case (false, true): sleet_evaluate_blocks8_avx2(p, ids, count, t, rows, kernelTarget, &written)
-      case (false, false): sleet_evaluate_blocks8(p, ids, count, t, rows, kernelTarget, &written)
-      case (true, true): sleet_evaluate_mixed_blocks8_avx2(p, ids, count, t, rows, kernelTarget, &written)
-      case (true, false): sleet_evaluate_mixed_blocks8(p, ids, count, t, rows, kernelTarget, &written)
+      case (false, true):
+        sleet_evaluate_blocks8_avx2(p, ids, count, t, rows, aliveBefore, fullBlocks, kernelTarget, &written)
+      case (false, false):
+        sleet_evaluate_blocks8(p, ids, count, t, rows, aliveBefore, fullBlocks, kernelTarget, &written)
+      case (true, true):
+        sleet_evaluate_mixed_blocks8_avx2(p, ids, count, t, rows, aliveBefore, fullBlocks, kernelTarget, &written)
+      case (true, false):
+        sleet_evaluate_mixed_blocks8(p, ids, count, t, rows, aliveBefore, fullBlocks, kernelTarget, &written)
       }
     return (blocks, written)
   }

@@ -54,10 +54,10 @@ final class ParticleStore: @unchecked Sendable {
   private var base: UnsafeMutableRawPointer
   /// Ids, one per slab lane (same lane numbering as the slab).
   private var idBase: UnsafeMutablePointer<UInt64>
-  /// Per slab block, the earliest end of life of its particles,
-  /// min(birth time + lifetime): a count can skip reading a whole block
-  /// that is surely alive (``isSurelyAlive(block:at:)``).
-  private var deathBase: UnsafeMutablePointer<Double>
+  /// Per slab block, the surely-alive bound of its particles (see
+  /// `aliveBounds`): a count can skip reading a whole block that is surely
+  /// alive (``isSurelyAlive(block:at:)``).
+  private var boundBase: UnsafeMutablePointer<Double>
   /// Particles the slab can hold (a multiple of 8).
   private(set) var capacity: Int
   /// First stored block of the slab.
@@ -76,14 +76,14 @@ final class ParticleStore: @unchecked Sendable {
     base.initializeMemory(as: UInt8.self, repeating: 0, count: c / 8 * Self.blockBytes)
     idBase = .allocate(capacity: c)
     idBase.initialize(repeating: 0, count: c)
-    deathBase = .allocate(capacity: c / 8)
-    deathBase.initialize(repeating: -.infinity, count: c / 8)
+    boundBase = .allocate(capacity: c / 8)
+    boundBase.initialize(repeating: -.infinity, count: c / 8)
   }
 
   deinit {
     base.deallocate()
     idBase.deallocate()
-    deathBase.deallocate()
+    boundBase.deallocate()
   }
 
   var blockCount: Int { (count + 7) / 8 }
@@ -95,8 +95,28 @@ final class ParticleStore: @unchecked Sendable {
   /// The ids of the stored particles, index-aligned with the window.
   var ids: UnsafeMutablePointer<UInt64> { idBase + head * 8 }
 
-  /// Per stored block, min(birth time + lifetime) of its particles.
-  private var deaths: UnsafeMutablePointer<Double> { deathBase + head }
+  /// Per stored block, ``surelyAliveBound(death:)`` of min(birth time +
+  /// lifetime) of its particles: the time before which all of them are
+  /// surely alive. Kept in place of the earliest death itself so that the
+  /// frame's block loop tests a block with one compare
+  /// (`sleet_evaluate_blocks8`); the bound is monotonic in the death, so the
+  /// running minimum of bounds is the bound of the minimum.
+  private var aliveBounds: UnsafeMutablePointer<Double> { boundBase + head }
+
+  /// The per-block bounds of ``isSurelyAlive(block:at:)``, block 0 first,
+  /// for the ``fullBlocks`` whole blocks (the frame's C block loop reads
+  /// them). Valid until the next mutation.
+  var surelyAliveBounds: UnsafePointer<Double> { UnsafePointer(aliveBounds) }
+
+  /// Blocks whose eight lanes are all stored (holes included).
+  var fullBlocks: Int { count >> 3 }
+
+  /// d − 10⁻¹²·max(1, |d|): below it, t − birth < lifetime holds exactly in
+  /// every lane of a block whose earliest end of life is d (see
+  /// ``isSurelyAlive(block:at:)``). Monotonic in d: every step rounds a
+  /// monotonic function. −∞ stays −∞; +∞ gives NaN, never above any t.
+  @inline(__always)
+  static func surelyAliveBound(death d: Double) -> Double { d - 1e-12 * Swift.max(1, abs(d)) }
 
   /// Whether every lane of full block `b` is certainly alive at `t`, read
   /// from one `Double` instead of the block's birth-time and lifetime slots:
@@ -110,8 +130,7 @@ final class ParticleStore: @unchecked Sendable {
   @inline(__always)
   func isSurelyAlive(block b: Int, at t: Double) -> Bool {
     guard (b + 1) * 8 <= count else { return false }
-    let death = deaths[b]
-    return t < death - 1e-12 * Swift.max(1, abs(death))
+    return t < aliveBounds[b]
   }
 
   /// Makes room for at least `needed` particles in the window: slides the
@@ -133,15 +152,15 @@ final class ParticleStore: @unchecked Sendable {
     let freshIDs = UnsafeMutablePointer<UInt64>.allocate(capacity: c)
     freshIDs.initialize(repeating: 0, count: c)
     freshIDs.update(from: ids, count: blockCount * 8)
-    let freshDeaths = UnsafeMutablePointer<Double>.allocate(capacity: c / 8)
-    freshDeaths.initialize(repeating: -.infinity, count: c / 8)
-    freshDeaths.update(from: deaths, count: blockCount)
+    let freshBounds = UnsafeMutablePointer<Double>.allocate(capacity: c / 8)
+    freshBounds.initialize(repeating: -.infinity, count: c / 8)
+    freshBounds.update(from: aliveBounds, count: blockCount)
     base.deallocate()
     idBase.deallocate()
-    deathBase.deallocate()
+    boundBase.deallocate()
     base = fresh
     idBase = freshIDs
-    deathBase = freshDeaths
+    boundBase = freshBounds
     head = 0
     capacity = c
   }
@@ -152,7 +171,7 @@ final class ParticleStore: @unchecked Sendable {
     guard head > 0 else { return }
     base.copyMemory(from: blocks, byteCount: blockCount * Self.blockBytes)
     idBase.update(from: ids, count: blockCount * 8)
-    deathBase.update(from: deaths, count: blockCount)
+    boundBase.update(from: aliveBounds, count: blockCount)
     head = 0
   }
 
@@ -179,8 +198,9 @@ final class ParticleStore: @unchecked Sendable {
   func lifetime(_ i: Int) -> Float { floatSlot(2, i).pointee }
   /// Id of particle `i`.
   func id(_ i: Int) -> UInt64 { ids[i] }
-  /// The earliest end of life recorded for stored block `b` (tests compare it).
-  func earliestDeath(block b: Int) -> Double { deaths[b] }
+  /// The bound of ``isSurelyAlive(block:at:)`` recorded for stored block
+  /// `b` (tests compare it).
+  func surelyAliveBound(block b: Int) -> Double { aliveBounds[b] }
 
   /// Writes `r` at index `i` (no bounds growth).
   @inline(__always)
@@ -235,8 +255,8 @@ final class ParticleStore: @unchecked Sendable {
     }
     write(r, constantsIndex: constantsIndex, at: count)
     let b = count >> 3
-    let death = r.birthTime + Double(r.lifetime)
-    deaths[b] = count & 7 == 0 ? death : Swift.min(deaths[b], death)
+    let bound = Self.surelyAliveBound(death: r.birthTime + Double(r.lifetime))
+    aliveBounds[b] = count & 7 == 0 ? bound : Swift.min(aliveBounds[b], bound)
     count += 1
   }
 
@@ -286,7 +306,7 @@ final class ParticleStore: @unchecked Sendable {
     // append's running minimum, in its order.
     var death = times[0] + Double(batch.lifetime[0])
     for l in 1..<8 { death = Swift.min(death, times[l] + Double(batch.lifetime[l])) }
-    deaths[count >> 3] = death
+    aliveBounds[count >> 3] = Self.surelyAliveBound(death: death)
     count += 8
     blocksAppended &+= 1
   }
@@ -327,7 +347,7 @@ final class ParticleStore: @unchecked Sendable {
     let laneOffsets = SIMD8<UInt64>(0, 1, 2, 3, 4, 5, 6, 7)
     let id = SIMD8(repeating: UInt64(cell) << 56 | UInt64(source.first)) &+ laneOffsets
     UnsafeMutableRawPointer(ids + count).storeBytes(of: id, as: SIMD8<UInt64>.self)
-    deaths[count >> 3] = death
+    aliveBounds[count >> 3] = Self.surelyAliveBound(death: death)
     count += 8
     blocksAppended &+= 1
     return true
@@ -359,17 +379,17 @@ final class ParticleStore: @unchecked Sendable {
     }
     count = o
     clearTail()
-    recomputeDeaths()
+    recomputeBounds()
   }
 
-  /// Recomputes every block's earliest end of life from its lanes.
-  private func recomputeDeaths() {
+  /// Recomputes every block's surely-alive bound from its lanes.
+  private func recomputeBounds() {
     for b in 0..<blockCount {
       var death = Double.infinity
       for i in b * 8..<Swift.min(count, b * 8 + 8) {
         death = Swift.min(death, birthTime(i) + Double(lifetime(i)))
       }
-      deaths[b] = death
+      aliveBounds[b] = Self.surelyAliveBound(death: death)
     }
   }
 
