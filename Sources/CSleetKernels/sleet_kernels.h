@@ -43,6 +43,8 @@
 #define SLEET_INLINE static inline __attribute__((always_inline))
 
 typedef float sleet_float8 __attribute__((vector_size(32)));
+typedef float sleet_float4 __attribute__((vector_size(16)));
+typedef float sleet_float2 __attribute__((vector_size(8)));
 typedef unsigned int sleet_uint8 __attribute__((vector_size(32)));
 typedef int sleet_int8 __attribute__((vector_size(32)));
 typedef double sleet_double8 __attribute__((vector_size(64)));
@@ -76,26 +78,88 @@ SLEET_INLINE sleet_float8 sleet_halves_high(sleet_float8 a, sleet_float8 b) {
 
 SLEET_INLINE void sleet_store8(void *to, sleet_float8 v) { __builtin_memcpy(to, &v, sizeof v); }
 
-// The 8×8 transpose of c[0…7] into r[0…7]: r[l] = (c[0][l], …, c[7][l]).
-// 24 shuffles.
-SLEET_INLINE void sleet_transpose8x8(const sleet_float8 c[8], sleet_float8 r[8]) {
+// The 8×8 transpose of c[0…7] up to its last stage, in quarters of rows:
+// u[k] = (c[0…3] of lane k | of lane k + 4), v[k] = (c[4…7] of lane k |
+// of lane k + 4). 16 shuffles, none across the 128-bit halves.
+SLEET_INLINE void sleet_transpose8x8_quarters(const sleet_float8 c[8], sleet_float8 u[4], sleet_float8 v[4]) {
   sleet_float8 t0 = sleet_unpack_low(c[0], c[1]), t1 = sleet_unpack_high(c[0], c[1]);
   sleet_float8 t2 = sleet_unpack_low(c[2], c[3]), t3 = sleet_unpack_high(c[2], c[3]);
   sleet_float8 t4 = sleet_unpack_low(c[4], c[5]), t5 = sleet_unpack_high(c[4], c[5]);
   sleet_float8 t6 = sleet_unpack_low(c[6], c[7]), t7 = sleet_unpack_high(c[6], c[7]);
-  // u_k: fields 0…3 of lanes k and k + 4; v_k: fields 4…7.
-  sleet_float8 u0 = sleet_pairs_low(t0, t2), u1 = sleet_pairs_high(t0, t2);
-  sleet_float8 u2 = sleet_pairs_low(t1, t3), u3 = sleet_pairs_high(t1, t3);
-  sleet_float8 v0 = sleet_pairs_low(t4, t6), v1 = sleet_pairs_high(t4, t6);
-  sleet_float8 v2 = sleet_pairs_low(t5, t7), v3 = sleet_pairs_high(t5, t7);
-  r[0] = sleet_halves_low(u0, v0);
-  r[1] = sleet_halves_low(u1, v1);
-  r[2] = sleet_halves_low(u2, v2);
-  r[3] = sleet_halves_low(u3, v3);
-  r[4] = sleet_halves_high(u0, v0);
-  r[5] = sleet_halves_high(u1, v1);
-  r[6] = sleet_halves_high(u2, v2);
-  r[7] = sleet_halves_high(u3, v3);
+  u[0] = sleet_pairs_low(t0, t2), u[1] = sleet_pairs_high(t0, t2);
+  u[2] = sleet_pairs_low(t1, t3), u[3] = sleet_pairs_high(t1, t3);
+  v[0] = sleet_pairs_low(t4, t6), v[1] = sleet_pairs_high(t4, t6);
+  v[2] = sleet_pairs_low(t5, t7), v[3] = sleet_pairs_high(t5, t7);
+}
+
+// The 8×8 transpose of c[0…7] into r[0…7]: r[l] = (c[0][l], …, c[7][l]).
+// 24 shuffles.
+SLEET_INLINE void sleet_transpose8x8(const sleet_float8 c[8], sleet_float8 r[8]) {
+  sleet_float8 u[4], v[4];
+  sleet_transpose8x8_quarters(c, u, v);
+#pragma clang loop unroll(full)
+  for (int k = 0; k < 4; k++) {
+    r[k] = sleet_halves_low(u[k], v[k]);
+    r[k + 4] = sleet_halves_high(u[k], v[k]);
+  }
+}
+
+// Rows at 16 bytes past a 32-byte boundary.
+//
+// A Swift array's elements start 32 bytes into its heap object, and glibc's
+// malloc returns large blocks (mmap'ed, over 128 KiB: an instance array of
+// about 2000 rows and up) 16 bytes past a page boundary, so a frame's
+// instance rows start at 48 (mod 64): every 32-byte store of a row then
+// crosses a cache line. Standalone loop (1250 blocks of one row, 2026-12-02):
+// 18.9–21.9 ns a block at 48 (mod 64) against 16.1–19.6 at 0. Rows that
+// start 16 (mod 32) are therefore written as a 16-byte head, 32-byte stores
+// that each straddle two rows but never a cache line, and a 16-byte tail:
+// the same bytes. With the quarters of the rows in the transposes' (lane k |
+// lane k + 4) form, a straddling store joins the last quarter of row l with
+// the first of row l + 1: one lane-crossing shuffle or a blend, as many as
+// the rows' own last stage would take.
+
+// 16 bytes: the low (`high` 0) or high half of v at `to`.
+SLEET_INLINE void sleet_store_half(char *to, sleet_float8 v, int high) {
+  sleet_float4 h = high ? __builtin_shufflevector(v, v, 4, 5, 6, 7) : __builtin_shufflevector(v, v, 0, 1, 2, 3);
+  __builtin_memcpy(to, &h, sizeof h);
+}
+
+// (quarter of row i from a, quarter of row j from b), for quarters in the
+// (lane k | lane k + 4) form: row i is half i / 4 of a. Callers pass
+// constants, so each call is one shuffle: a blend when the halves stay in
+// place, else `vinsertf128`/`vperm2f128`.
+SLEET_INLINE sleet_float8 sleet_join_rows(sleet_float8 a, int i, sleet_float8 b, int j) {
+  if (i < 4 && j < 4) return __builtin_shufflevector(a, b, 0, 1, 2, 3, 8, 9, 10, 11);
+  if (i < 4) return __builtin_shufflevector(a, b, 0, 1, 2, 3, 12, 13, 14, 15);
+  if (j < 4) return __builtin_shufflevector(a, b, 4, 5, 6, 7, 8, 9, 10, 11);
+  return __builtin_shufflevector(a, b, 4, 5, 6, 7, 12, 13, 14, 15);
+}
+
+// Eight consecutive rows of `quarters` 16-byte quarters at `out`, 16 bytes
+// past a 32-byte boundary; q[f][k] holds quarter f of rows k and k + 4.
+// 2 stores of 16 bytes and 2·quarters − 1 aligned stores of 32 bytes.
+// Invariant: 8·16·quarters writable bytes at `out`, and out ≡ 16 (mod 32).
+SLEET_INLINE void sleet_store_rows8_offset16(char *out, int quarters, const sleet_float8 q[][4]) {
+  sleet_store_half(out, q[0][0], 0);
+#pragma clang loop unroll(full)
+  for (int l = 0; l < 8; l++) {
+#pragma clang loop unroll(full)
+    for (int f = 1; f + 1 < quarters; f += 2) {
+      sleet_store8(out + 16 * (quarters * l + f), sleet_join_rows(q[f][l & 3], l, q[f + 1][l & 3], l));
+    }
+    if (l < 7) {
+      sleet_store8(
+          out + 16 * (quarters * l + quarters - 1),
+          sleet_join_rows(q[quarters - 1][l & 3], l, q[0][(l + 1) & 3], l + 1));
+    }
+  }
+  sleet_store_half(out + 16 * (8 * quarters - 1), q[quarters - 1][3], 1);
+}
+
+// Whether consecutive rows at `out` take sleet_store_rows8_offset16.
+SLEET_INLINE int sleet_rows_offset16(const void *out, char *const *rowsAt) {
+  return !rowsAt && ((unsigned long)out & 31) == 16;
 }
 
 // Byte `offset` of output row l of a block: row l is at `out + l·stride`
@@ -125,18 +189,30 @@ SLEET_INLINE void sleet_store_transposed8x8(
 // sprite, cell). `rect` holds the shared contentsRect in both halves;
 // `spriteCell` holds (sprite, cell) in every pair of lanes (bit patterns,
 // copied, never computed on). 38 shuffles and 16 stores of 32 bytes.
-// Rows as in sleet_store_transposed8x8 (stride 64).
+// Rows as in sleet_store_transposed8x8 (stride 64); consecutive rows 16
+// bytes past a 32-byte boundary through sleet_store_rows8_offset16 (the
+// same count of shuffles).
 // Invariant: 512 writable bytes at `out`, or 64 at each `rowsAt[l]`; no
 // alignment needed.
 SLEET_INLINE void sleet_store_instances8(
     void *out, char *const *rowsAt, sleet_float8 x, sleet_float8 y, sleet_float8 z, sleet_float8 scale,
     sleet_float8 r, sleet_float8 g, sleet_float8 b, sleet_float8 a, sleet_float8 rect, sleet_float8 rotation,
     sleet_float8 normalizedAge, sleet_float8 spriteCell) {
-  sleet_store_transposed8x8(out, 64, rowsAt, x, y, z, scale, r, g, b, a);
   sleet_float8 rn0 = sleet_unpack_low(rotation, normalizedAge);   // lanes 0, 1 | 4, 5
   sleet_float8 rn1 = sleet_unpack_high(rotation, normalizedAge);  // lanes 2, 3 | 6, 7
   sleet_float8 w0 = sleet_pairs_low(rn0, spriteCell), w1 = sleet_pairs_high(rn0, spriteCell);
   sleet_float8 w2 = sleet_pairs_low(rn1, spriteCell), w3 = sleet_pairs_high(rn1, spriteCell);
+  if (sleet_rows_offset16(out, rowsAt)) {
+    const sleet_float8 c[8] = {x, y, z, scale, r, g, b, a};
+    sleet_float8 q[4][4];
+    sleet_transpose8x8_quarters(c, q[0], q[1]);
+#pragma clang loop unroll(full)
+    for (int k = 0; k < 4; k++) q[2][k] = rect;
+    q[3][0] = w0, q[3][1] = w1, q[3][2] = w2, q[3][3] = w3;
+    sleet_store_rows8_offset16((char *)out, 4, (const sleet_float8(*)[4])q);
+    return;
+  }
+  sleet_store_transposed8x8(out, 64, rowsAt, x, y, z, scale, r, g, b, a);
   sleet_store8(sleet_row_at(out, 64, rowsAt, 32, 0), sleet_halves_low(rect, w0));
   sleet_store8(sleet_row_at(out, 64, rowsAt, 32, 1), sleet_halves_low(rect, w1));
   sleet_store8(sleet_row_at(out, 64, rowsAt, 32, 2), sleet_halves_low(rect, w2));
@@ -149,11 +225,19 @@ SLEET_INLINE void sleet_store_instances8(
 
 // Eight 32-byte CompactParticleInstance rows at `out`: (x, y, z, scale,
 // rotation, normalizedAge, colour word, sprite·cell word), the last two as
-// bit patterns. Rows as in sleet_store_transposed8x8 (stride 32).
+// bit patterns. Rows as in sleet_store_transposed8x8 (stride 32), or
+// through sleet_store_rows8_offset16 as the instances.
 // Invariant: 256 writable bytes at `out`, or 32 at each `rowsAt[l]`.
 SLEET_INLINE void sleet_store_compact8(
     void *out, char *const *rowsAt, sleet_float8 x, sleet_float8 y, sleet_float8 z, sleet_float8 scale,
     sleet_float8 rotation, sleet_float8 normalizedAge, sleet_float8 color, sleet_float8 spriteCell) {
+  if (sleet_rows_offset16(out, rowsAt)) {
+    const sleet_float8 c[8] = {x, y, z, scale, rotation, normalizedAge, color, spriteCell};
+    sleet_float8 q[2][4];
+    sleet_transpose8x8_quarters(c, q[0], q[1]);
+    sleet_store_rows8_offset16((char *)out, 2, (const sleet_float8(*)[4])q);
+    return;
+  }
   sleet_store_transposed8x8(out, 32, rowsAt, x, y, z, scale, rotation, normalizedAge, color, spriteCell);
 }
 
@@ -186,8 +270,6 @@ SLEET_INLINE void sleet_store_affines8(
   sleet_store8(o + 160, sleet_halves_high(h0, h1));
 }
 
-typedef float sleet_float4 __attribute__((vector_size(16)));
-typedef float sleet_float2 __attribute__((vector_size(8)));
 
 // The affines of sleet_store_affines8, lane l's 24 bytes at `rowsAt[l]`:
 // a 16-byte store of (a, b, c, d) and an 8-byte store of (tx, ty) each, the
@@ -796,21 +878,34 @@ SLEET_INLINE void sleet_evaluate_cells8_body(
 // own for instances with affines ran no faster (standalone loop, 31–41 ns a
 // block against 35–42). Same bits either way: only which tests are folded
 // differs. What it bought is in docs/benchmarks.md ("The frame loop
-// specialised, and the surely-alive bounds").
+// specialised, the surely-alive bounds, and rows past a 32-byte boundary").
 
 // `target` with the outputs it does not write as constant nulls, for
-// `shape`: 1 instances alone, 2 compact rows alone; 0 leaves it as it is.
+// `shape` (sleet_target_shape), and its rows' alignment stated: 1
+// instances alone, 2 compact rows alone, rows at a 32-byte boundary; 3 and
+// 4 the same with rows 16 bytes past one (sleet_store_rows8_offset16). Row
+// o of a run is at 64·o or 32·o bytes, so every block's rows share the
+// run's alignment mod 32, and the kernels' test of it folds. 0 leaves the
+// target as it is.
 SLEET_INLINE sleet_run_target sleet_shaped_target(sleet_run_target target, int shape) {
   if (shape == 0) return target;
-  sleet_run_target s = {
-      shape == 2 ? 0 : target.instances, shape == 2 ? target.compact : 0, 0, 0, 0, target.flattensDepth};
+  int compact = shape == 2 || shape == 4;
+  void *rows = compact ? target.compact : target.instances;
+  rows = shape <= 2 ? __builtin_assume_aligned(rows, 32) : __builtin_assume_aligned(rows, 32, 16);
+  sleet_run_target s = {compact ? 0 : rows, compact ? rows : 0, 0, 0, 0, target.flattensDepth};
   return s;
 }
 
-// The shape of `target` that has a loop of its own, or 0.
+// The shape of `target` that has a loop of its own (see
+// sleet_shaped_target), or 0.
 SLEET_INLINE int sleet_target_shape(sleet_run_target target) {
   if (target.ids || target.depths || target.affines) return 0;
-  return target.compact ? 2 : 1;
+  void *rows = target.compact ? target.compact : target.instances;
+  switch ((unsigned long)rows & 31) {
+  case 0: return target.compact ? 2 : 1;
+  case 16: return target.compact ? 4 : 3;
+  default: return 0;
+  }
 }
 
 // sleet_evaluate_blocks8_body through the loop for the target's shape.
@@ -818,12 +913,15 @@ SLEET_INLINE long sleet_evaluate_blocks8_shaped(
     const void *blocks, const unsigned long long *ids, long count, double t, const float *rows,
     const double *aliveBefore, long fullBlocks, sleet_run_target target, long *written, int mixedRows) {
   switch (sleet_target_shape(target)) {
-  case 1:
-    return sleet_evaluate_blocks8_body(
-        blocks, ids, count, t, rows, aliveBefore, fullBlocks, sleet_shaped_target(target, 1), written, mixedRows);
-  case 2:
-    return sleet_evaluate_blocks8_body(
-        blocks, ids, count, t, rows, aliveBefore, fullBlocks, sleet_shaped_target(target, 2), written, mixedRows);
+#define SLEET_SHAPE_CASE(shape)                                                                                      \
+  case shape:                                                                                                        \
+    return sleet_evaluate_blocks8_body(                                                                              \
+        blocks, ids, count, t, rows, aliveBefore, fullBlocks, sleet_shaped_target(target, shape), written, mixedRows);
+    SLEET_SHAPE_CASE(1)
+    SLEET_SHAPE_CASE(2)
+    SLEET_SHAPE_CASE(3)
+    SLEET_SHAPE_CASE(4)
+#undef SLEET_SHAPE_CASE
   default:
     return sleet_evaluate_blocks8_body(
         blocks, ids, count, t, rows, aliveBefore, fullBlocks, target, written, mixedRows);

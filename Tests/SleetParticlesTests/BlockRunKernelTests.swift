@@ -106,20 +106,27 @@ struct BlockRunKernelTests {
   }
 
   /// Output buffers (64 rows each, filled with a marker byte) and the
-  /// target that writes into them.
+  /// target that writes into them. The instance and compact rows start
+  /// `rowOffset` bytes past a 64-byte boundary: 0, or 16 and 48 as in a
+  /// large Swift array, whose rows the kernels write with stores shifted by
+  /// 16 bytes (`sleet_store_rows8_offset16`).
   final class Output {
     static let marker: UInt8 = 0xA5
     let capacity: Int
+    let rowMemory: UnsafeMutableRawPointer
+    let compactMemory: UnsafeMutableRawPointer
     let instances: UnsafeMutablePointer<ParticleInstance>
     let compact: UnsafeMutablePointer<CompactParticleInstance>
     let affines: UnsafeMutablePointer<AffineTransform2D>
     let ids: UnsafeMutablePointer<UInt64>
     let depths: UnsafeMutablePointer<Float>
 
-    init(capacity: Int = 64) {
+    init(capacity: Int = 64, rowOffset: Int = 0) {
       self.capacity = capacity
-      instances = .allocate(capacity: capacity)
-      compact = .allocate(capacity: capacity)
+      rowMemory = .allocate(byteCount: capacity * 64 + rowOffset, alignment: 64)
+      compactMemory = .allocate(byteCount: capacity * 32 + rowOffset, alignment: 64)
+      instances = (rowMemory + rowOffset).bindMemory(to: ParticleInstance.self, capacity: capacity)
+      compact = (compactMemory + rowOffset).bindMemory(to: CompactParticleInstance.self, capacity: capacity)
       affines = .allocate(capacity: capacity)
       ids = .allocate(capacity: capacity)
       depths = .allocate(capacity: capacity)
@@ -127,8 +134,8 @@ struct BlockRunKernelTests {
     }
 
     deinit {
-      instances.deallocate()
-      compact.deallocate()
+      rowMemory.deallocate()
+      compactMemory.deallocate()
       affines.deallocate()
       ids.deallocate()
       depths.deallocate()
@@ -237,19 +244,23 @@ struct BlockRunKernelTests {
 
   /// Every output mode and run, both copies, with and without the store's
   /// surely-alive bounds (blocks whose bound is above `t` skip the lanes'
-  /// test: blocks 0, 3, 5–7, 9, 11 and 13; the partly alive ones are below).
+  /// test: blocks 0, 3, 5–7, 9, 11 and 13; the partly alive ones are
+  /// below), rows aligned and 16 and 48 bytes past a 64-byte boundary.
   @Test(arguments: 0..<modes.count, 0..<runs.count)
   func runEqualsBlocksOneAtATime(mode: Int, run r: Int) {
     for avx2 in Self.copies {
-      for bounds in [false, true] { check(mode: mode, run: r, avx2: avx2, bounds: bounds) }
+      for bounds in [false, true] {
+        for rowOffset in [0, 16, 48] { check(mode: mode, run: r, avx2: avx2, bounds: bounds, rowOffset: rowOffset) }
+      }
     }
   }
 
-  func check(mode: Int, run r: Int, avx2: Bool, bounds: Bool) {
+  func check(mode: Int, run r: Int, avx2: Bool, bounds: Bool, rowOffset: Int) {
     let m = Self.modes[mode]
+    let context = "\(m), AVX2 copy: \(avx2), bounds: \(bounds), rows at +\(rowOffset)"
     let (first, count, o) = Self.runs[r]
-    let got = Output()
-    let want = Output()
+    let got = Output(rowOffset: rowOffset)
+    let want = Output(rowOffset: rowOffset)
     let (written, wantDone, wantWritten) = Self.withBlocks(first: first, count: count) { blocks in
       // The runs in turn, one-row then several-rows, as ParticleStore.evaluate
       // takes them; each stops where the list above says.
@@ -282,13 +293,13 @@ struct BlockRunKernelTests {
         into: want.target(compact: m.compact, affines: m.affines, sortKeys: m.sortKeys, flattensDepth: m.flattensDepth))
       return (written, naive.0, naive.1)
     }
-    #expect(wantDone == count && written == wantWritten, "\(m), AVX2 copy: \(avx2), bounds: \(bounds)")
+    #expect(wantDone == count && written == wantWritten, "\(context)")
     // Lanes alive in blocks 0…2: 8 + 4 + 0; in 0…6: 8 + 4 + 0 + 8 + 7 + 8 + 8;
     // in 6…13: 8 + 8 + 6 + 8 + 0 + 8 + 4 + 8.
     #expect(written == [12, 43, 50][r])
     let (gotBytes, wantBytes) = (got.bytes(), want.bytes())
     for (k, name) in ["instances", "compact", "affines", "ids", "depths"].enumerated() {
-      #expect(gotBytes[k] == wantBytes[k], "\(name), \(m), AVX2 copy: \(avx2)")
+      #expect(gotBytes[k] == wantBytes[k], "\(name), \(context)")
     }
   }
 

@@ -31,18 +31,22 @@ struct CellOrderKernelTests {
     (0..<8).filter { block.alive & (1 << $0) != 0 }.map { Int(block.rows[$0]) }
   }
 
+  /// Rows aligned, and 16 and 48 bytes past a 64-byte boundary (see
+  /// ``BlockRunKernelTests/Output``).
   @Test(arguments: 0..<Fixture.modes.count, 0..<layouts.count)
   func cellOrderEqualsStoreOrderSortedByCell(mode: Int, layout: Int) {
-    for avx2 in Fixture.copies { check(mode: mode, layout: layout, avx2: avx2) }
+    for avx2 in Fixture.copies {
+      for rowOffset in [0, 16, 48] { check(mode: mode, layout: layout, avx2: avx2, rowOffset: rowOffset) }
+    }
   }
 
-  func check(mode: Int, layout: Int, avx2: Bool) {
+  func check(mode: Int, layout: Int, avx2: Bool, rowOffset: Int) {
     let m = Fixture.modes[mode]
     let (start, split) = Self.layouts[layout]
     let parts = split.map { [0..<$0, $0..<Fixture.blockCount] } ?? [0..<Fixture.blockCount]
     // The fixture's 85 live lanes, from up to row 5.
-    let storeOrder = Fixture.Output(capacity: 96)
-    let got = Fixture.Output(capacity: 96)
+    let storeOrder = Fixture.Output(capacity: 96, rowOffset: rowOffset)
+    let got = Fixture.Output(capacity: 96, rowOffset: rowOffset)
     Fixture.allBlocks { blocks in
       _ = Fixture.naive(
         blocks, first: 0, count: Fixture.blockCount, at: 0,
@@ -84,7 +88,7 @@ struct CellOrderKernelTests {
     }
     // The naive frame's rows, stably sorted by cell, from `start`; no depths.
     let order = Self.liveCells.indices.sorted { (Self.liveCells[$0], $0) < (Self.liveCells[$1], $1) }
-    let want = Fixture.Output(capacity: 96)
+    let want = Fixture.Output(capacity: 96, rowOffset: rowOffset)
     let rowBytes = [64, 32, 24, 8]
     for (k, (to, _)) in want.buffers.prefix(4).enumerated() {
       let from = storeOrder.buffers[k].0
@@ -97,7 +101,7 @@ struct CellOrderKernelTests {
     let (gotBytes, wantBytes) = (got.bytes(), want.bytes())
     for (k, name) in ["instances", "compact", "affines", "ids", "depths"].enumerated() {
       let same = gotBytes[k] == wantBytes[k]
-      #expect(same, "\(name), \(m), layout \(layout), AVX2 copy: \(avx2)")
+      #expect(same, "\(name), \(m), layout \(layout), AVX2 copy: \(avx2), rows at +\(rowOffset)")
     }
   }
 
