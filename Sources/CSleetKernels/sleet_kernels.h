@@ -6,8 +6,11 @@
 // sleet_evaluate_gathered_block8 for lanes of several); the block loop over
 // runs of blocks, with the alive test and the copy of partly alive
 // blocks' live lanes (sleet_evaluate_blocks8, and sleet_evaluate_mixed_blocks8
-// for runs of blocks of several rows); and the rotations' sines and
-// cosines for the affines (sleet_sincos8, FastTrig's twin). The block loops
+// for runs of blocks of several rows), with copies of the one-row loop for
+// the common targets (sleet_evaluate_blocks8_shaped) and rows 16 bytes past
+// a 32-byte boundary written with aligned stores (sleet_store_rows8_offset16);
+// and the rotations' sines and cosines for the affines (sleet_sincos8,
+// FastTrig's twin). The block loops
 // are compiled twice in the portable x86-64 build: for its SSE2 baseline and
 // with AVX2, which the caller runs where the CPU has it (see the end).
 //
