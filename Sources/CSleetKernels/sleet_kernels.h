@@ -273,7 +273,6 @@ SLEET_INLINE void sleet_store_affines8(
   sleet_store8(o + 160, sleet_halves_high(h0, h1));
 }
 
-
 // The affines of sleet_store_affines8, lane l's 24 bytes at `rowsAt[l]`:
 // a 16-byte store of (a, b, c, d) and an 8-byte store of (tx, ty) each, the
 // same values. 12 shuffles and 16 stores. Invariant: 24 writable bytes at
