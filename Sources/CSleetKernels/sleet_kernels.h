@@ -52,6 +52,7 @@ typedef unsigned int sleet_uint8 __attribute__((vector_size(32)));
 // Sixteen lanes of float (not half precision): sleet_sincos16.
 typedef float sleet_float16 __attribute__((vector_size(64)));
 typedef unsigned int sleet_uint16 __attribute__((vector_size(64)));
+typedef int sleet_int16 __attribute__((vector_size(64)));
 typedef int sleet_int8 __attribute__((vector_size(32)));
 typedef double sleet_double8 __attribute__((vector_size(64)));
 typedef long long sleet_long8 __attribute__((vector_size(64)));
@@ -520,14 +521,16 @@ SLEET_INLINE void sleet_evaluate_gathered_block8(
 // operations. A 16-lane operation is two 8-lane instructions side by side
 // (LLVM splits the type), so two blocks' chains run interleaved, where
 // consecutive 8-lane chains left the out-of-order window short of work:
-// 10–12 % less time for the affines' sines and cosines (standalone loop,
-// 2026-12-02). Callers of eight lanes take sleet_sincos8, whose unused half
-// LLVM removes after the split.
+// 10–12 % less time for the affines' sines and cosines, and 10 % more with
+// the quadrant's bit operations below (standalone loop over 128 blocks,
+// 2026-12-02: 12.2–13.9 ns a block, then 10.9–11.9, then 9.9–10.6).
+// Callers of eight lanes take sleet_sincos8, whose unused half LLVM removes
+// after the split (the same 58 instructions as an 8-lane body with AVX).
 SLEET_INLINE void sleet_sincos16(sleet_float16 x, float *sine, float *cosine) {
   sleet_float16 magic = sleet_splat16(12582912.0f);  // 1.5·2²³
   sleet_float16 shifted = x * sleet_splat16(0.63661977f) + magic;
   sleet_float16 k = shifted - magic;
-  sleet_uint16 quadrant = (sleet_uint16)shifted & 3u;
+  sleet_uint16 quadrant = (sleet_uint16)shifted;  // k mod 4 in its low two bits
   sleet_float16 r = x - k * sleet_splat16(1.5703125f);
   r = r - k * sleet_splat16(4.837512969970703125e-4f);
   r = r - k * sleet_splat16(7.54978995489188216e-8f);
@@ -540,11 +543,16 @@ SLEET_INLINE void sleet_sincos16(sleet_float16 x, float *sine, float *cosine) {
   pc = r2 * pc + sleet_splat16(1.0f / 24);
   pc = r2 * pc + sleet_splat16(-0.5f);
   sleet_float16 c = sleet_splat16(1) + r2 * pc;
-  // Quadrants 1 and 3 swap sin and cos; 2, 3 negate sin; 1, 2 negate cos.
-  sleet_uint16 swap = 0u - (quadrant & 1u);
+  // Quadrants 1 and 3 swap sin and cos; 2, 3 negate sin; 1, 2 negate cos,
+  // that is where bit 1 of the quadrant differs from bit 0. Bit operations
+  // only, so the same bits as FastTrig's selects and negations; in eleven
+  // operations where the selects as written there took sixteen.
+  sleet_uint16 bit0 = quadrant << 31, sineSign = (quadrant << 30) & 0x80000000u;
+  sleet_uint16 swap = (sleet_uint16)((sleet_int16)bit0 >> 31);
   sleet_uint16 sb = (sleet_uint16)s, cb = (sleet_uint16)c;
-  sleet_uint16 sineBits = ((sb & ~swap) | (cb & swap)) ^ ((quadrant & 2u) << 30);
-  sleet_uint16 cosineBits = ((cb & ~swap) | (sb & swap)) ^ (((quadrant + 1u) & 2u) << 30);
+  sleet_uint16 swapped = (sb ^ cb) & swap;
+  sleet_uint16 sineBits = (sb ^ swapped) ^ sineSign;
+  sleet_uint16 cosineBits = (cb ^ swapped) ^ (sineSign ^ bit0);
   __builtin_memcpy(sine, &sineBits, sizeof sineBits);
   __builtin_memcpy(cosine, &cosineBits, sizeof cosineBits);
 }
@@ -913,17 +921,21 @@ SLEET_INLINE void sleet_evaluate_cells8_body(
 // across those tests (the general loop spilled vectors to the stack between
 // its stores, `objdump`, 2026-12-02). The most common targets get a loop of
 // their own, compiled with the outputs they do not write as constant nulls:
-// instances alone (`render(into:)`'s default) and compact rows alone. Any
-// other target (affines, sort keys) takes the general loop: a loop of its
-// own for instances with affines ran no faster (standalone loop, 31–41 ns a
-// block against 35–42). Same bits either way: only which tests are folded
-// differs. What it bought is in docs/benchmarks.md ("The frame loop
-// specialised, the surely-alive bounds, and rows past a 32-byte boundary").
+// instances alone (`render(into:)`'s default), compact rows alone, and
+// instances with affines (`render(into:computesAffines:)`: 5–11 % less time
+// at 1k and 10k in sleet-bench A/B rounds, 2026-12-02, once the sines and
+// cosines took fewer operations; an earlier standalone loop had shown no
+// gain). Any other target (sort keys, compact rows with affines) takes the
+// general loop. Same bits either way: only which tests are folded differs.
+// What it bought is in docs/benchmarks.md ("The frame loop specialised, the
+// surely-alive bounds, and rows past a 32-byte boundary"; "Affines: fewer
+// operations for the sines and cosines, and a loop of their own").
 
 // `target` with the outputs it does not write as constant nulls, for
 // `shape` (sleet_target_shape), and its rows' alignment stated: 1
-// instances alone, 2 compact rows alone, rows at a 32-byte boundary; 3 and
-// 4 the same with rows 16 bytes past one (sleet_store_rows8_offset16). Row
+// instances alone, 2 compact rows alone, 5 instances and affines, rows at a
+// 32-byte boundary; 3, 4 and 6 the same with rows 16 bytes past one
+// (sleet_store_rows8_offset16; the affines' 24-byte rows assume nothing). Row
 // o of a run is at 64·o or 32·o bytes, so every block's rows share the
 // run's alignment mod 32, and the kernels' test of it folds. 0 leaves the
 // target as it is.
@@ -931,21 +943,26 @@ SLEET_INLINE sleet_run_target sleet_shaped_target(sleet_run_target target, int s
   if (shape == 0) return target;
   int compact = shape == 2 || shape == 4;
   void *rows = compact ? target.compact : target.instances;
-  rows = shape <= 2 ? __builtin_assume_aligned(rows, 32) : __builtin_assume_aligned(rows, 32, 16);
-  sleet_run_target s = {compact ? 0 : rows, compact ? rows : 0, 0, 0, 0, target.flattensDepth};
+  int aligned = shape == 1 || shape == 2 || shape == 5;
+  rows = aligned ? __builtin_assume_aligned(rows, 32) : __builtin_assume_aligned(rows, 32, 16);
+  sleet_run_target s = {compact ? 0 : rows, compact ? rows : 0, shape >= 5 ? target.affines : 0, 0, 0,
+                        target.flattensDepth};
   return s;
 }
 
 // The shape of `target` that has a loop of its own (see
 // sleet_shaped_target), or 0.
 SLEET_INLINE int sleet_target_shape(sleet_run_target target) {
-  if (target.ids || target.depths || target.affines) return 0;
+  if (target.ids || target.depths || (target.affines && target.compact)) return 0;
   void *rows = target.compact ? target.compact : target.instances;
+  int aligned;
   switch ((unsigned long)rows & 31) {
-  case 0: return target.compact ? 2 : 1;
-  case 16: return target.compact ? 4 : 3;
+  case 0: aligned = 1; break;
+  case 16: aligned = 0; break;
   default: return 0;
   }
+  if (target.affines) return aligned ? 5 : 6;
+  return target.compact ? (aligned ? 2 : 4) : (aligned ? 1 : 3);
 }
 
 // sleet_evaluate_blocks8_body through the loop for the target's shape.
@@ -961,6 +978,8 @@ SLEET_INLINE long sleet_evaluate_blocks8_shaped(
     SLEET_SHAPE_CASE(2)
     SLEET_SHAPE_CASE(3)
     SLEET_SHAPE_CASE(4)
+    SLEET_SHAPE_CASE(5)
+    SLEET_SHAPE_CASE(6)
 #undef SLEET_SHAPE_CASE
   default:
     return sleet_evaluate_blocks8_body(
