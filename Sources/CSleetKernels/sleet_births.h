@@ -183,16 +183,27 @@ SLEET_INLINE sleet_float8 sleet_sqrt_of_positive_part8(sleet_float8 x) {
 #endif
 }
 
+// The eight lanes of a batch in registers: sleet_birth_lanes's fields as
+// vectors. C only (Swift does not import a struct of 32-byte vectors).
+typedef struct {
+  sleet_float8 lifetime, speed, scale, spin;
+  sleet_float8 red, green, blue, alpha;
+  sleet_float8 x, y, z;
+  sleet_float8 vx, vy, vz;
+  sleet_float8 shapeWords[4];
+} sleet_birth_values8;
+
 // Samples births first…first + 7 of the cell `p` into `out` (see the top of
-// this header); sleet_sample_births8 and its AVX2 copy below call it. Lanes
+// this header); sleet_sample_births8 and sleet_sample_block8 and their AVX2
+// copies below call it. Lanes
 // are independent: a caller with fewer births ignores the rest; a lane whose
 // lifetime is ≤ 0 is a birth that never exists.
 //
 // Invariants: `p` and `out` are valid (no alignment needed beyond the
 // types'); first + 7 does not overflow 64 bits (the caller keeps indices
 // below 2⁵⁶).
-SLEET_INLINE void sleet_sample_births8_body(
-    const sleet_birth_params *p, unsigned long long first, sleet_birth_lanes *out) {
+SLEET_INLINE void sleet_sample_births8_values(
+    const sleet_birth_params *p, unsigned long long first, sleet_birth_values8 *out) {
   sleet_float8 half = sleet_splat(0.5f), zero = sleet_splat(0);
   sleet_float8 u[4];
   // A local copy: the parameters are not 32-byte aligned (Swift does not
@@ -201,21 +212,18 @@ SLEET_INLINE void sleet_sample_births8_body(
   sleet_u64x4 roundKeys[20];
   __builtin_memcpy(roundKeys, p->roundKeys, sizeof roundKeys);
   sleet_birth_uniforms8(0, first, roundKeys, u);
-  sleet_store8(out->lifetime,
-               (sleet_splat(p->lifetime) + (u[0] - half) * sleet_splat(p->lifetimeRange)) *
-                   sleet_splat(p->lifetimeMultiplier));
+  out->lifetime = (sleet_splat(p->lifetime) + (u[0] - half) * sleet_splat(p->lifetimeRange)) *
+                   sleet_splat(p->lifetimeMultiplier);
   sleet_float8 speed = (sleet_splat(p->velocity) + (u[1] - half) * sleet_splat(p->velocityRange)) *
                        sleet_splat(p->velocityMultiplier);
-  sleet_store8(out->speed, speed);
-  sleet_store8(out->scale,
-               (sleet_splat(p->scale) + (u[2] - half) * sleet_splat(p->scaleRange)) * sleet_splat(p->scaleMultiplier));
-  sleet_store8(out->spin,
-               (sleet_splat(p->spin) + (u[3] - half) * sleet_splat(p->spinRange)) * sleet_splat(p->spinMultiplier));
+  out->speed = speed;
+  out->scale = (sleet_splat(p->scale) + (u[2] - half) * sleet_splat(p->scaleRange)) * sleet_splat(p->scaleMultiplier);
+  out->spin = (sleet_splat(p->spin) + (u[3] - half) * sleet_splat(p->spinRange)) * sleet_splat(p->spinMultiplier);
   sleet_birth_uniforms8(1, first, roundKeys, u);
-  sleet_store8(out->red, sleet_splat(p->color[0]) + (u[0] - half) * sleet_splat(p->colorRange[0]));
-  sleet_store8(out->green, sleet_splat(p->color[1]) + (u[1] - half) * sleet_splat(p->colorRange[1]));
-  sleet_store8(out->blue, sleet_splat(p->color[2]) + (u[2] - half) * sleet_splat(p->colorRange[2]));
-  sleet_store8(out->alpha, sleet_splat(p->color[3]) + (u[3] - half) * sleet_splat(p->colorRange[3]));
+  out->red = sleet_splat(p->color[0]) + (u[0] - half) * sleet_splat(p->colorRange[0]);
+  out->green = sleet_splat(p->color[1]) + (u[1] - half) * sleet_splat(p->colorRange[1]);
+  out->blue = sleet_splat(p->color[2]) + (u[2] - half) * sleet_splat(p->colorRange[2]);
+  out->alpha = sleet_splat(p->color[3]) + (u[3] - half) * sleet_splat(p->colorRange[3]);
 
   // Words 8…11: the cone's (u, v), the shape's first two; 12, 13: the
   // shape's last two (z, discrete choice).
@@ -239,63 +247,85 @@ SLEET_INLINE void sleet_sample_births8_body(
 #pragma clang loop unroll(full)
     for (int c = 0; c < 3; c++) d[c] = sleet_splat(p->axis[c]);
   }
-  sleet_store8(out->vx, d[0] * speed);
-  sleet_store8(out->vy, d[1] * speed);
-  sleet_store8(out->vz, d[2] * speed);
+  out->vx = d[0] * speed;
+  out->vy = d[1] * speed;
+  out->vz = d[2] * speed;
 
   sleet_float8 cx = sleet_splat(p->center[0]), cy = sleet_splat(p->center[1]), cz = sleet_splat(p->center[2]);
   sleet_float8 w = sleet_splat(p->width);
   switch (p->shape) {
   case SLEET_BIRTH_SHAPE_CENTER:
-    sleet_store8(out->x, cx + zero);
-    sleet_store8(out->y, cy + zero);
-    sleet_store8(out->z, cz + zero);
+    out->x = cx + zero;
+    out->y = cy + zero;
+    out->z = cz + zero;
     break;
   case SLEET_BIRTH_SHAPE_LINE_ENDS:
-    sleet_store8(out->x, cx + sleet_select(b3[1] < half, sleet_splat(-p->width / 2), sleet_splat(p->width / 2)));
-    sleet_store8(out->y, cy + zero);
-    sleet_store8(out->z, cz + zero);
+    out->x = cx + sleet_select(b3[1] < half, sleet_splat(-p->width / 2), sleet_splat(p->width / 2));
+    out->y = cy + zero;
+    out->z = cz + zero;
     break;
   case SLEET_BIRTH_SHAPE_LINE:
-    sleet_store8(out->x, cx + (b2[2] - half) * w);
-    sleet_store8(out->y, cy + zero);
-    sleet_store8(out->z, cz + zero);
+    out->x = cx + (b2[2] - half) * w;
+    out->y = cy + zero;
+    out->z = cz + zero;
     break;
   case SLEET_BIRTH_SHAPE_RECTANGLE:
-    sleet_store8(out->x, cx + (b2[2] - half) * w);
-    sleet_store8(out->y, cy + (b2[3] - half) * sleet_splat(p->height));
-    sleet_store8(out->z, cz + zero);
+    out->x = cx + (b2[2] - half) * w;
+    out->y = cy + (b2[3] - half) * sleet_splat(p->height);
+    out->z = cz + zero;
     break;
   case SLEET_BIRTH_SHAPE_CUBOID:
-    sleet_store8(out->x, cx + (b2[2] - half) * w);
-    sleet_store8(out->y, cy + (b2[3] - half) * sleet_splat(p->height));
-    sleet_store8(out->z, cz + (b3[0] - half) * sleet_splat(p->depth));
+    out->x = cx + (b2[2] - half) * w;
+    out->y = cy + (b2[3] - half) * sleet_splat(p->height);
+    out->z = cz + (b3[0] - half) * sleet_splat(p->depth);
     break;
   default:
-    sleet_store8(out->x, zero);
-    sleet_store8(out->y, zero);
-    sleet_store8(out->z, zero);
+    out->x = zero;
+    out->y = zero;
+    out->z = zero;
     break;
   }
-  sleet_store8(out->shapeWords[0], b2[2]);
-  sleet_store8(out->shapeWords[1], b2[3]);
-  sleet_store8(out->shapeWords[2], b3[0]);
-  sleet_store8(out->shapeWords[3], b3[1]);
+  out->shapeWords[0] = b2[2];
+  out->shapeWords[1] = b2[3];
+  out->shapeWords[2] = b3[0];
+  out->shapeWords[3] = b3[1];
 }
 
-// Samples births first…first + 7 into `lanes` (sleet_sample_births8_body)
-// and, when every lane is a birth alive at `t` — 0 ≤ t − times[l] <
-// lifetime, in `double`, ParticleStore's alive test — also writes them as
-// one fresh slab block at `block`, slot by slot (ParticleStore's layout:
-// birth times, lifetime, constants row `row` in every lane, position,
-// velocity, scale, spin, colour), and the block's earliest end of life,
-// min over lanes of times[l] + lifetime (in lane order, as
-// ParticleStore.appendBlock), at `*death`; returns 1. Otherwise returns 0
-// and writes neither (a lifetime ≤ 0 or NaN fails the alive test).
+// A batch's values stored lane array by lane array into `out`.
+SLEET_INLINE void sleet_store_birth_lanes8(const sleet_birth_values8 *v, sleet_birth_lanes *out) {
+  const sleet_float8 fields[14] = {v->lifetime, v->speed, v->scale, v->spin, v->red, v->green, v->blue,
+                                   v->alpha,    v->x,     v->y,     v->z,    v->vx,  v->vy,    v->vz};
+  float *to[14] = {out->lifetime, out->speed, out->scale, out->spin, out->red, out->green, out->blue,
+                   out->alpha,    out->x,     out->y,     out->z,    out->vx,  out->vy,    out->vz};
+#pragma clang loop unroll(full)
+  for (int f = 0; f < 14; f++) sleet_store8(to[f], fields[f]);
+#pragma clang loop unroll(full)
+  for (int w = 0; w < 4; w++) sleet_store8(out->shapeWords[w], v->shapeWords[w]);
+}
+
+SLEET_INLINE void sleet_sample_births8_body(
+    const sleet_birth_params *p, unsigned long long first, sleet_birth_lanes *out) {
+  sleet_birth_values8 v;
+  sleet_sample_births8_values(p, first, &v);
+  sleet_store_birth_lanes8(&v, out);
+}
+
+// Samples births first…first + 7 (sleet_sample_births8_values) and, when
+// every lane is a birth alive at `t` — 0 ≤ t − times[l] < lifetime, in
+// `double`, ParticleStore's alive test — writes them as one fresh slab
+// block at `block`, slot by slot (ParticleStore's layout: birth times,
+// lifetime, constants row `row` in every lane, position, velocity, scale,
+// spin, colour), and the block's earliest end of life, min over lanes of
+// times[l] + lifetime (in lane order, as ParticleStore.appendBlock), at
+// `*death`; returns 1. Otherwise writes the batch into `lanes`, for the
+// caller's record-by-record path, and returns 0, writing neither the block
+// nor `*death` (a lifetime ≤ 0 or NaN fails the alive test).
 //
 // Why: written through Swift, the batch went from the kernel's struct into
 // eight-lane fields, through the alive test, then into the block: about a
-// third of a birth's time was that Swift code (perf, 2026-12-02).
+// third of a birth's time was that Swift code (perf, 2026-12-02). And why
+// `lanes` only on failure: its 576 bytes, stored and read back for the
+// block, were work the common case (all alive) does not need.
 //
 // Invariants: p->shape is not SLEET_BIRTH_SHAPE_PER_LANE (the kernel's
 // positions are final); `times` holds 8 doubles; `block` has 512 writable
@@ -303,24 +333,26 @@ SLEET_INLINE void sleet_sample_births8_body(
 SLEET_INLINE int sleet_sample_block8_body(
     const sleet_birth_params *p, unsigned long long first, const double *times, double t, unsigned row,
     void *block, sleet_birth_lanes *lanes, double *death) {
-  sleet_sample_births8_body(p, first, lanes);
+  sleet_birth_values8 v;
+  sleet_sample_births8_values(p, first, &v);
   sleet_double8 birth;
   __builtin_memcpy(&birth, times, sizeof birth);
   sleet_double8 now = {t, t, t, t, t, t, t, t};
   sleet_double8 age = now - birth;
-  sleet_float8 lifetime = sleet_load8((const char *)lanes->lifetime);
-  sleet_double8 life = __builtin_convertvector(lifetime, sleet_double8);
+  sleet_double8 life = __builtin_convertvector(v.lifetime, sleet_double8);
   sleet_long8 alive = (age >= 0) & (age < life);
-  if (!__builtin_reduce_and(alive)) return 0;
+  if (!__builtin_reduce_and(alive)) {
+    sleet_store_birth_lanes8(&v, lanes);
+    return 0;
+  }
   char *b = (char *)block;
   __builtin_memcpy(b, &birth, sizeof birth);
-  sleet_store8(b + 2 * 32, lifetime);
+  sleet_store8(b + 2 * 32, v.lifetime);
   sleet_uint8 rows = {row, row, row, row, row, row, row, row};
   __builtin_memcpy(b + 3 * 32, &rows, sizeof rows);
-  const float *columns[12] = {lanes->x,     lanes->y,   lanes->z,     lanes->vx,   lanes->vy,   lanes->vz,
-                              lanes->scale, lanes->spin, lanes->red, lanes->green, lanes->blue, lanes->alpha};
+  const sleet_float8 columns[12] = {v.x, v.y, v.z, v.vx, v.vy, v.vz, v.scale, v.spin, v.red, v.green, v.blue, v.alpha};
 #pragma clang loop unroll(full)
-  for (int c = 0; c < 12; c++) sleet_store8(b + (4 + c) * 32, sleet_load8((const char *)columns[c]));
+  for (int c = 0; c < 12; c++) sleet_store8(b + (4 + c) * 32, columns[c]);
   sleet_double8 end = birth + life;
   double d = end[0];
 #pragma clang loop unroll(full)

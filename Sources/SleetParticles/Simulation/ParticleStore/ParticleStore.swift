@@ -312,12 +312,12 @@ final class ParticleStore: @unchecked Sendable {
   }
 
   /// ``appendBlock(_:times:constantsIndex:cell:)`` fused with the sampling:
-  /// the C kernel `sleet_sample_block8` samples the batch `source` into
-  /// `lanes` and, when all eight births are alive at `t`, writes them
-  /// straight into the fresh block with its earliest end of life; then the
-  /// ids, and the block is appended. Returns false, appending nothing, when
-  /// a lane is not alive (or not a birth); `lanes` then holds the sampled
-  /// batch for the record-by-record path. The same bytes as
+  /// the C kernel `sleet_sample_block8` samples the batch `source` and,
+  /// when all eight births are alive at `t`, writes them straight into the
+  /// fresh block with its earliest end of life; then the ids, and the block
+  /// is appended (`lanes` is then not written). Returns false, appending
+  /// nothing, when a lane is not alive (or not a birth); `lanes` then holds
+  /// the sampled batch for the record-by-record path. The same bytes as
   /// ``appendBlock(_:times:constantsIndex:cell:)`` of `source.sample()`
   /// (`BatchedAppendTests`, both copies of the kernel).
   ///

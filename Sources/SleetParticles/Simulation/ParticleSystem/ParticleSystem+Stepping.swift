@@ -110,13 +110,16 @@ extension ParticleSystem {
   func appendAliveBirths(node: Int, after lo: Double, through hi: Double, at t: Double) {
     let batched = usesBlockAppend
     let avx2 = usesAVX2BirthKernels
+    // One zeroed struct for the whole call, not one per batch: the kernel
+    // writes every lane array before the fallback path reads any, and the
+    // 576-byte memset per batch was about 7 % of a birth (perf, 2026-12-02).
+    var lanes = sleet_birth_lanes()
     forEachTopLevelBatch(
       node: node, after: lo, through: hi, nextLength: { batched ? 8 - (self.store.count & 7) : 8 }
     ) { source, times, count, p, _ in
       let fresh = batched && count == 8 && store.count & 7 == 0
       let batch: BirthBatch
       if fresh && source.hasFinalPositions {
-        var lanes = sleet_birth_lanes()
         let row = tree.constantsIndex(cell: UInt32(node), birthTime: times[0])
         if store.appendSampledBlock(
           source, times: times, at: t, constantsIndex: row, cell: node, lanes: &lanes, avx2: avx2)
