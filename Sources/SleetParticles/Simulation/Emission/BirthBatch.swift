@@ -70,23 +70,32 @@ struct BirthBatch {
     avx2: Bool = SIMDBuildTarget.runsAVX2Kernels
   ) {
     precondition(!avx2 || SIMDBuildTarget.runsAVX2Kernels, "the AVX2 copy needs a CPU with AVX2")
-    var lanes = sleet_birth_lanes()
-    if avx2 {
-      sleet_sample_births8_avx2(s, UInt64(first), &lanes)
-    } else {
-      sleet_sample_births8(s, UInt64(first), &lanes)
-    }
-    self.init(lanes: lanes, first: first)
-    guard Int(s.pointee.shape) == SLEET_BIRTH_SHAPE_PER_LANE else { return }
-    let layer = p.layer
     @inline(__always) func v<T>(_ t: T) -> V { unsafeBitCast(t, to: V.self) }
-    let (sx, sy, sz, choice) = (
-      v(lanes.shapeWords.0), v(lanes.shapeWords.1), v(lanes.shapeWords.2), v(lanes.shapeWords.3)
-    )
+    let perLane = Int(s.pointee.shape) == SLEET_BIRTH_SHAPE_PER_LANE
+    var words = (V(), V(), V(), V())
+    // Uninitialised stack memory, not `sleet_birth_lanes()`: the kernel
+    // writes every lane array of the struct before anything reads it, and
+    // zeroing its 576 bytes per batch showed in the profile of a small
+    // effect's step (2026-12-02).
+    self = withUnsafeTemporaryAllocation(of: sleet_birth_lanes.self, capacity: 1) { buffer in
+      let lanes = buffer.baseAddress!
+      if avx2 {
+        sleet_sample_births8_avx2(s, UInt64(first), lanes)
+      } else {
+        sleet_sample_births8(s, UInt64(first), lanes)
+      }
+      if perLane {
+        let w = lanes.pointee.shapeWords
+        words = (v(w.0), v(w.1), v(w.2), v(w.3))
+      }
+      return BirthBatch(lanesAt: lanes, first: first)
+    }
+    guard perLane else { return }
+    let layer = p.layer
     for l in 0..<8 {
       let q = Emission.position(
         shape: layer.shape, mode: layer.mode, center: layer.position, size: layer.size, depth: layer.depth,
-        u: SIMD4(sx[l], sy[l], sz[l], choice[l]))
+        u: SIMD4(words.0[l], words.1[l], words.2[l], words.3[l]))
       (x[l], y[l], z[l]) = (q.x, q.y, q.z)
     }
   }
@@ -94,14 +103,16 @@ struct BirthBatch {
   /// The batch the kernel wrote into `lanes` for births `first ..< first + 8`
   /// (positions as written: the caller places per-lane shapes).
   @inline(__always)
-  init(lanes: sleet_birth_lanes, first: Int) {
+  init(lanesAt lanes: UnsafePointer<sleet_birth_lanes>, first: Int) {
     self.first = first
-    // The C struct's `float[8]` fields import as tuples of eight `Float`.
+    // The C struct's `float[8]` fields import as tuples of eight `Float`,
+    // read field by field through the pointer (no copy of the struct).
     @inline(__always) func v<T>(_ t: T) -> V { unsafeBitCast(t, to: V.self) }
-    (lifetime, speed, scale, spin) = (v(lanes.lifetime), v(lanes.speed), v(lanes.scale), v(lanes.spin))
-    (red, green, blue, alpha) = (v(lanes.red), v(lanes.green), v(lanes.blue), v(lanes.alpha))
-    (x, y, z) = (v(lanes.x), v(lanes.y), v(lanes.z))
-    (vx, vy, vz) = (v(lanes.vx), v(lanes.vy), v(lanes.vz))
+    let l = lanes
+    (lifetime, speed, scale, spin) = (v(l.pointee.lifetime), v(l.pointee.speed), v(l.pointee.scale), v(l.pointee.spin))
+    (red, green, blue, alpha) = (v(l.pointee.red), v(l.pointee.green), v(l.pointee.blue), v(l.pointee.alpha))
+    (x, y, z) = (v(l.pointee.x), v(l.pointee.y), v(l.pointee.z))
+    (vx, vy, vz) = (v(l.pointee.vx), v(l.pointee.vy), v(l.pointee.vz))
   }
 
   /// The kernel's parameters for cell parameters `p` (one segment), with

@@ -343,7 +343,7 @@ final class ParticleStore: @unchecked Sendable {
   @inline(__always)
   func appendSampledBlock(
     _ source: BirthBatch.Source, times: SIMD8<Double>, at t: Double, constantsIndex: UInt32, cell: Int,
-    lanes: inout sleet_birth_lanes, avx2: Bool
+    lanes: UnsafeMutablePointer<sleet_birth_lanes>, avx2: Bool
   ) -> Bool {
     precondition(count & 7 == 0, "a block append needs a fresh block")
     precondition(source.hasFinalPositions, "a per-lane shape needs BirthBatch's positions")
@@ -356,8 +356,8 @@ final class ParticleStore: @unchecked Sendable {
       let times = times.baseAddress!.assumingMemoryBound(to: Double.self)
       return avx2
         ? sleet_sample_block8_avx2(
-          source.sampling, UInt64(source.first), times, t, constantsIndex, block, &lanes, &death)
-        : sleet_sample_block8(source.sampling, UInt64(source.first), times, t, constantsIndex, block, &lanes, &death)
+          source.sampling, UInt64(source.first), times, t, constantsIndex, block, lanes, &death)
+        : sleet_sample_block8(source.sampling, UInt64(source.first), times, t, constantsIndex, block, lanes, &death)
     }
     guard written != 0 else { return false }
     let laneOffsets = SIMD8<UInt64>(0, 1, 2, 3, 4, 5, 6, 7)

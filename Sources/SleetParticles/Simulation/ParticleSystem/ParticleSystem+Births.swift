@@ -71,75 +71,69 @@ extension ParticleSystem {
   ) {
     guard hi > lo else { return }
     let n = tree.nodes[node]
-    let seed = effect.emitter.seed
     // The simulation starts at local time 0 (the window's origin).
     guard let window = n.window(origin: 0, parentLifetime: nil) else { return }
     let first = n.schedule.count(in: window, upTo: lo)
     let last = n.schedule.count(in: window, upTo: hi)
     guard last > first else { return }
-    // Per cell, not per birth: the parameter table, path key, the kernel's
-    // flattened parameters (with the cone basis) and the segment look-up
-    // (one segment unless the effect has timed changes).
-    let key = n.key
+    // Per cell, not per birth: the parameter table, the kernel's flattened
+    // parameters (made with the tree: CellNode.birthSampling) and the
+    // segment look-up (one segment unless the effect has timed changes).
     let segmented = tree.segmentStarts.count > 1
     precondition(last <= 1 << 56, "birth index out of range")
     // One rate for the whole timeline (no timed changes): eight birth times
     // in one vector step (``BirthSchedule/uniformBirthTimes(_:in:)``).
     let uniformRate = !segmented && n.schedule.rates.count == 1 && n.schedule.rates[0] > 0
+    precondition(n.birthSampling.count == n.parameters.count, "a top-level cell has its birth kernel's parameters")
     n.parameters.withUnsafeBufferPointer { parameters in
-      // Batches of consecutive births (the last one may be partial): the
-      // birth times and segments first, each from the schedule as before; a
-      // batch stops at a closed window (nil time) and at a segment change,
-      // so all its lanes share one parameter set, and the next batch starts
-      // there.
-      var samplingSegment = -1
-      var sampling = sleet_birth_params()
-      var times = SIMD8<Double>()
-      var k = first
-      while k < last {
-        let length = Swift.min(Swift.max(1, Swift.min(8, nextLength())), last - k)
-        var count = 0
-        var closed = false
-        var segment = 0
-        if uniformRate, let t = n.schedule.uniformBirthTimes(k, in: window, lanes: length) {
-          times = t
-          count = length
-        } else {
-          while count < length {
-            guard let tb = n.schedule.birthTime(k + count, in: window) else {
-              closed = true
-              break
-            }
-            if segmented {
-              let s = tree.segment(at: tb)
-              if count == 0 {
-                segment = s
-              } else if s != segment {
+      n.birthSampling.withUnsafeBufferPointer { sampling in
+        // Batches of consecutive births (the last one may be partial): the
+        // birth times and segments first, each from the schedule as before; a
+        // batch stops at a closed window (nil time) and at a segment change,
+        // so all its lanes share one parameter set, and the next batch starts
+        // there.
+        var times = SIMD8<Double>()
+        var k = first
+        while k < last {
+          let length = Swift.min(Swift.max(1, Swift.min(8, nextLength())), last - k)
+          var count = 0
+          var closed = false
+          var segment = 0
+          if uniformRate, let t = n.schedule.uniformBirthTimes(k, in: window, lanes: length) {
+            times = t
+            count = length
+          } else {
+            while count < length {
+              guard let tb = n.schedule.birthTime(k + count, in: window) else {
+                closed = true
                 break
               }
+              if segmented {
+                let s = tree.segment(at: tb)
+                if count == 0 {
+                  segment = s
+                } else if s != segment {
+                  break
+                }
+              }
+              times[count] = tb
+              count += 1
             }
-            times[count] = tb
-            count += 1
           }
+          if count > 0 {
+            // Through the pointer: `parameters[segment]` copied the 288-byte
+            // parameter set (a memcpy per batch, 3 % of the births profile).
+            let p = parameters.baseAddress! + segment
+            // In place: `withUnsafePointer(to: sampling)` copied the 880-byte
+            // parameters for every batch, and births read 13–15 % slower
+            // (sleet-bench, 2026-12-02).
+            body(
+              BirthBatch.Source(parameters: p, sampling: sampling.baseAddress! + segment, first: k), times, count, p,
+              segment)
+          }
+          if closed { break }
+          k += count
         }
-        if count > 0 {
-          // Through the pointer: `parameters[segment]` copied the 288-byte
-          // parameter set (a memcpy per batch, 3 % of the births profile).
-          let p = parameters.baseAddress! + segment
-          if segment != samplingSegment {
-            sampling = BirthBatch.sampling(
-              p.pointee, basis: Emission.basis(axis: p.pointee.axis), key: key, seed: seed)
-            samplingSegment = segment
-          }
-          // In place (`&`): `withUnsafePointer(to: sampling)` copied the
-          // 880-byte parameters for every batch, and births read 13–15 %
-          // slower (sleet-bench, 2026-12-02).
-          withUnsafeMutablePointer(to: &sampling) { s in
-            body(BirthBatch.Source(parameters: p, sampling: s, first: k), times, count, p, segment)
-          }
-        }
-        if closed { break }
-        k += count
       }
     }
   }

@@ -110,35 +110,38 @@ extension ParticleSystem {
   func appendAliveBirths(node: Int, after lo: Double, through hi: Double, at t: Double) {
     let batched = usesBlockAppend
     let avx2 = usesAVX2BirthKernels
-    // One zeroed struct for the whole call, not one per batch: the kernel
-    // writes every lane array before the fallback path reads any, and the
-    // 576-byte memset per batch was about 7 % of a birth (perf, 2026-12-02).
-    var lanes = sleet_birth_lanes()
-    forEachTopLevelBatch(
-      node: node, after: lo, through: hi, nextLength: { batched ? 8 - (self.store.count & 7) : 8 }
-    ) { source, times, count, p, _ in
-      let fresh = batched && count == 8 && store.count & 7 == 0
-      let batch: BirthBatch
-      if fresh && source.hasFinalPositions {
-        let row = tree.constantsIndex(cell: UInt32(node), birthTime: times[0])
-        if store.appendSampledBlock(
-          source, times: times, at: t, constantsIndex: row, cell: node, lanes: &lanes, avx2: avx2)
-        {
-          return
+    // Where the block kernel leaves a batch it cannot append: uninitialised
+    // stack memory, one struct for the whole call. The kernel writes every
+    // lane array before the fallback reads any; zeroing its 576 bytes per
+    // batch was about 7 % of a birth (perf, 2026-12-02).
+    withUnsafeTemporaryAllocation(of: sleet_birth_lanes.self, capacity: 1) { buffer in
+      let lanes = buffer.baseAddress!
+      forEachTopLevelBatch(
+        node: node, after: lo, through: hi, nextLength: { batched ? 8 - (self.store.count & 7) : 8 }
+      ) { source, times, count, p, _ in
+        let fresh = batched && count == 8 && store.count & 7 == 0
+        let batch: BirthBatch
+        if fresh && source.hasFinalPositions {
+          let row = tree.constantsIndex(cell: UInt32(node), birthTime: times[0])
+          if store.appendSampledBlock(
+            source, times: times, at: t, constantsIndex: row, cell: node, lanes: lanes, avx2: avx2)
+          {
+            return
+          }
+          batch = BirthBatch(lanesAt: lanes, first: source.first)
+        } else {
+          batch = source.sample()
+          if fresh && batch.allAlive(times: times, at: t) {
+            store.appendBlock(
+              batch, times: times, constantsIndex: tree.constantsIndex(cell: UInt32(node), birthTime: times[0]),
+              cell: node)
+            return
+          }
         }
-        batch = BirthBatch(lanes: lanes, first: source.first)
-      } else {
-        batch = source.sample()
-        if fresh && batch.allAlive(times: times, at: t) {
-          store.appendBlock(
-            batch, times: times, constantsIndex: tree.constantsIndex(cell: UInt32(node), birthTime: times[0]),
-            cell: node)
-          return
+        for l in 0..<count where batch.lifetime[l] > 0 {
+          let r = batch.record(l, p.pointee, node: node, birthTime: times[l])
+          if r.isAlive(at: t) { append(r) }
         }
-      }
-      for l in 0..<count where batch.lifetime[l] > 0 {
-        let r = batch.record(l, p.pointee, node: node, birthTime: times[l])
-        if r.isAlive(at: t) { append(r) }
       }
     }
   }
