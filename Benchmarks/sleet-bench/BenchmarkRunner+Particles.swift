@@ -13,7 +13,10 @@ import SleetKit
 ///   affines, 1 and 2 threads (the same live set, so the ratio is the 2-thread
 ///   speed-up);
 /// - `advance+render`: a whole frame, `advance(to: t + 1/60)` (births, deaths,
-///   compaction) then `render(into:)`, 1 thread.
+///   compaction) then `render(into:)`, 1 thread;
+/// - `advance`: the step alone, on a system of its own (the frame's cost
+///   outside the kernel: N/600 births and deaths and a step's fixed work,
+///   which dominates a small effect's frame).
 ///
 /// Byte model (bytes the kernel must move per drawn particle, STREAM
 /// convention): the 64 B slab row it reads (birth time 8 B, lifetime 4 B,
@@ -58,9 +61,12 @@ extension BenchmarkRunner {
             try expectLive(fixed, n)
             let stepping = try benchmarkSystem(effect, .init(threads: 1, computesAffines: true), suite: "particles")
             stepping.seek(to: 10)
+            let stepOnly = try benchmarkSystem(effect, .init(threads: 1), suite: "particles")
+            stepOnly.seek(to: 10)
             let naive = NaiveParticleSimulator(startingFrom: fixed)
             let state = FrameState()
             var t = 10.0
+            var stepTime = 10.0
             return [
               BenchmarkCase("naive") {
                 naive.step(frameTime)
@@ -79,6 +85,14 @@ extension BenchmarkRunner {
                 stepping.advance(to: t)
                 stepping.render(into: &state.stepped)
                 blackHole(state.stepped.instances.count)
+              },
+              BenchmarkCase(
+                "advance",
+                byteModel: ByteModel(bytesPerItem: 0.12, "N/600 births a frame, 64 B slab row + 8 B id each")
+              ) {
+                stepTime += frameTime
+                stepOnly.advance(to: stepTime)
+                blackHole(stepOnly.localTime)
               },
             ]
           })
@@ -186,7 +200,10 @@ extension BenchmarkRunner {
                 naive.step(interval)
                 blackHole(naive.particles.count)
               },
-              BenchmarkCase("advance") {
+              BenchmarkCase(
+                "advance",
+                byteModel: ByteModel(bytesPerItem: 0.12, "N/600 births a frame, 64 B slab row + 8 B id each")
+              ) {
                 system.seek(to: 0)
                 system.advance(to: interval)
                 blackHole(system.localTime)

@@ -9,8 +9,8 @@
 // for runs of blocks of several rows), with copies of the one-row loop for
 // the common targets (sleet_evaluate_blocks8_shaped) and rows 16 bytes past
 // a 32-byte boundary written with aligned stores (sleet_store_rows8_offset16);
-// and the rotations' sines and cosines for the affines (sleet_sincos8,
-// FastTrig's twin). The block loops
+// and the rotations' sines and cosines for the affines (sleet_sincos16, two
+// blocks at a time, and sleet_sincos8: FastTrig's twin). The block loops
 // are compiled twice in the portable x86-64 build: for its SSE2 baseline and
 // with AVX2, which the caller runs where the CPU has it (see the end).
 //
