@@ -51,10 +51,15 @@ struct SlabWindowTests {
     for r in records { store.append(r, constantsIndex: tree.constantsIndex(cell: r.cell, birthTime: r.birthTime)) }
     #expect(store.capacity == 1_024 && store.slabMoves == 0)
     let ids = (24..<store.count).map { store.id($0) }
+    let bounds = (3..<store.blockCount).map { store.surelyAliveBound(block: $0) }
+    let times = (24..<store.count).map { store.birthTime($0) }
     store.removeFirstBlocks(3)
     store.reserve(1_001)  // 3 blocks in: no longer fits
     #expect(store.slabMoves == 1)
     #expect(1_001 <= store.capacity - store.capacity / 4, "capacity \(store.capacity)")
+    #expect(store.capacity % 8 == 0)
     #expect((0..<store.count).map { store.id($0) } == ids)
+    #expect((0..<store.blockCount).map { store.surelyAliveBound(block: $0) } == bounds)
+    #expect((0..<store.count).map { store.birthTime($0) } == times)
   }
 }
