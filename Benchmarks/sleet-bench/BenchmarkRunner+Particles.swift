@@ -17,6 +17,10 @@ import SleetKit
 /// - `advance`: the step alone, on a system of its own (the frame's cost
 ///   outside the kernel: N/600 births and deaths and a step's fixed work,
 ///   which dominates a small effect's frame).
+/// - `seek`: `seek(to:)` on a system of its own, to 10 s and 10 s + 1/60 in
+///   turn, each a rebuild of the live set from the birth schedule (what a
+///   scrubbed timeline or `sleet render --time` pays for a frame before it
+///   renders it).
 ///
 /// Byte model (bytes the kernel must move per drawn particle, STREAM
 /// convention): the 64 B slab row it reads (birth time 8 B, lifetime 4 B,
@@ -63,10 +67,12 @@ extension BenchmarkRunner {
             stepping.seek(to: 10)
             let stepOnly = try benchmarkSystem(effect, .init(threads: 1), suite: "particles")
             stepOnly.seek(to: 10)
+            let seeking = try benchmarkSystem(effect, .init(threads: 1), suite: "particles")
             let naive = NaiveParticleSimulator(startingFrom: fixed)
             let state = FrameState()
             var t = 10.0
             var stepTime = 10.0
+            var seekTime = 10.0
             return [
               BenchmarkCase("naive") {
                 naive.step(frameTime)
@@ -93,6 +99,14 @@ extension BenchmarkRunner {
                 stepTime += frameTime
                 stepOnly.advance(to: stepTime)
                 blackHole(stepOnly.localTime)
+              },
+              BenchmarkCase(
+                "seek",
+                byteModel: ByteModel(bytesPerItem: 72, "64 B slab row + 8 B id written per live particle")
+              ) {
+                seekTime = seekTime == 10 ? 10 + frameTime : 10
+                seeking.seek(to: seekTime)
+                blackHole(seeking.localTime)
               },
             ]
           })
