@@ -295,7 +295,9 @@ public final class GPUParticleRenderer {
   private static func log(_ get: (GLsizei, UnsafeMutablePointer<GLchar>) -> Void) -> String {
     var buffer = [GLchar](repeating: 0, count: 4096)
     buffer.withUnsafeMutableBufferPointer { get(4095, $0.baseAddress!) }
-    return String(cString: buffer)
+    // The log is NUL-terminated within the 4095 bytes the driver may write.
+    let text = buffer.prefix { $0 != 0 }.map { UInt8(truncatingIfNeeded: $0) }
+    return String(decoding: text, as: UTF8.self)
   }
 }
 
