@@ -32,7 +32,10 @@ import SleetKit
 /// Groups `preset confetti t=5` and `preset fireworks t=4`: `render(into:)`
 /// of a multi-cell preset in full swing, 1 thread, no affines (items = its
 /// live particles). Their cells' births interleave in the store, so blocks
-/// mix constants rows: the path the single-cell groups never take.
+/// mix constants rows: the path the single-cell groups never take. `seek`:
+/// `seek(to:)` on a system of its own, to the group's time and 1/60 s later
+/// in turn: several cells (and the fireworks' sub-cells) collect, sort and
+/// append their live records, the path the one-cell effect's seek skips.
 ///
 /// Groups `two-cells n=N`: `render(into:)`, 1 thread, no affines, of the
 /// one-cell effect (`one cell`) and of two such cells at half the rate each
@@ -183,11 +186,21 @@ extension BenchmarkRunner {
             let live = system.liveRecords().count
             guard live > 0 else { throw BenchmarkSetupError("\(preset) has no live particle at \(time) s") }
             let state = FrameState()
+            let seeking = try benchmarkSystem(effect, .init(threads: 1), suite: "particles")
+            var seekTime = time
             return [
               BenchmarkCase("render", items: live) {
                 system.render(into: &state.frame, threads: 1, computesAffines: false)
                 blackHole(state.frame.instances.count)
-              }
+              },
+              BenchmarkCase(
+                "seek", items: live,
+                byteModel: ByteModel(bytesPerItem: 72, "64 B slab row + 8 B id written per live particle")
+              ) {
+                seekTime = seekTime == time ? time + frameTime : time
+                seeking.seek(to: seekTime)
+                blackHole(seeking.localTime)
+              },
             ]
           })
       }
