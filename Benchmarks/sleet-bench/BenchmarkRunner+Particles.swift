@@ -75,7 +75,6 @@ extension BenchmarkRunner {
             let state = FrameState()
             var t = 10.0
             var stepTime = 10.0
-            var seekTime = 10.0
             return [
               BenchmarkCase("naive") {
                 naive.step(frameTime)
@@ -103,14 +102,7 @@ extension BenchmarkRunner {
                 stepOnly.advance(to: stepTime)
                 blackHole(stepOnly.localTime)
               },
-              BenchmarkCase(
-                "seek",
-                byteModel: ByteModel(bytesPerItem: 72, "64 B slab row + 8 B id written per live particle")
-              ) {
-                seekTime = seekTime == 10 ? 10 + frameTime : 10
-                seeking.seek(to: seekTime)
-                blackHole(seeking.localTime)
-              },
+              seekCase(seeking, at: 10, then: 10 + frameTime),
             ]
           })
         groups.append(
@@ -187,20 +179,12 @@ extension BenchmarkRunner {
             guard live > 0 else { throw BenchmarkSetupError("\(preset) has no live particle at \(time) s") }
             let state = FrameState()
             let seeking = try benchmarkSystem(effect, .init(threads: 1), suite: "particles")
-            var seekTime = time
             return [
               BenchmarkCase("render", items: live) {
                 system.render(into: &state.frame, threads: 1, computesAffines: false)
                 blackHole(state.frame.instances.count)
               },
-              BenchmarkCase(
-                "seek", items: live,
-                byteModel: ByteModel(bytesPerItem: 72, "64 B slab row + 8 B id written per live particle")
-              ) {
-                seekTime = seekTime == time ? time + frameTime : time
-                seeking.seek(to: seekTime)
-                blackHole(seeking.localTime)
-              },
+              seekCase(seeking, at: time, then: time + frameTime, items: live),
             ]
           })
       }
@@ -265,6 +249,20 @@ func benchmarkSystem(
     }
   } catch {
     throw BenchmarkSetupError("\(suite) suite: \(error)")
+  }
+}
+
+/// Case `seek`: `system.seek(to:)` to `first` and `second` in turn, so that
+/// every call rebuilds the live set (items: the group's, or `items`).
+func seekCase(_ system: ParticleSystem, at first: Double, then second: Double, items: Int? = nil) -> BenchmarkCase {
+  var time = first
+  return BenchmarkCase(
+    "seek", items: items,
+    byteModel: ByteModel(bytesPerItem: 72, "64 B slab row + 8 B id written per live particle")
+  ) {
+    time = time == first ? second : first
+    system.seek(to: time)
+    blackHole(system.localTime)
   }
 }
 
