@@ -21,19 +21,67 @@ extension ParticleSystem {
       localTime = t
       return
     }
-    var live: [BirthRecord] = []
+    // The live records gather in `born` (advance(to:)'s scratch, empty
+    // between calls), so that seeking again, as scrubbing does, reuses its
+    // capacity instead of growing a new array of 160-byte records: growing
+    // and page faults were about a fifth of seeking `fireworks` (perf,
+    // 2026-12-03). Kept up to seekScratchLimit records.
+    var live = born
+    born = []
+    live.removeAll(keepingCapacity: true)
     for node in tree.nodes.indices {
       forEachBirth(node: node, after: t - tree.maximumLifetime(node), through: t) { r in
         if r.isAlive(at: t) { self.collect(r, into: &live) }
       }
     }
-    live.sort(by: Self.precedes)
+    let order = Self.canonicalOrder(of: live)
     store.removeAll()
     store.reserve(live.count)
     let drop = configuration.overflowPolicy == .capOldestFirst ? Swift.max(0, live.count - configuration.budget) : 0
-    for r in live.dropFirst(drop) { append(r) }
+    for i in order.dropFirst(drop) { append(live[i]) }
+    if live.capacity <= Self.seekScratchLimit {
+      live.removeAll(keepingCapacity: true)
+      born = live
+    }
     lastKnownAlive = store.count
     localTime = t
+  }
+
+  /// The most records (10 MiB of them) whose scratch ``seek(to:)`` keeps
+  /// for the next seek; a larger live set's scratch is freed.
+  static let seekScratchLimit = 1 << 16
+
+  /// The indices of `records` in the canonical order (``precedes(_:_:)``),
+  /// records that tie keeping their order in `records`: the order a stable
+  /// sort of the records gives.
+  ///
+  /// Why not sort the records: a `BirthRecord` is 160 bytes, and moving
+  /// them was most of the sort, itself about two thirds of seeking a preset
+  /// (`memmove` 40 % and the sort 25 % of `seek(to:)`'s samples, `perf`,
+  /// `sleet-bench --filter preset`, 2026-12-03). This sorts 24-byte keys
+  /// (birth time, id, index), whose index breaks ties, so the order is
+  /// total and any sort gives the same permutation.
+  /// - Complexity: O(n log n), O(n) when `records` is already in order.
+  static func canonicalOrder(of records: [BirthRecord]) -> [Int] {
+    var inOrder = true
+    for i in records.indices.dropFirst() where precedes(records[i], records[i - 1]) {
+      inOrder = false
+      break
+    }
+    if inOrder { return Array(records.indices) }
+    var keys = records.indices.map { SortKey(birthTime: records[$0].birthTime, id: records[$0].id, index: $0) }
+    keys.sort { a, b in
+      a.birthTime < b.birthTime
+        || (a.birthTime == b.birthTime && (a.id < b.id || (a.id == b.id && a.index < b.index)))
+    }
+    return keys.map(\.index)
+  }
+
+  /// A record's place in the canonical order: ``canonicalOrder(of:)``'s key.
+  private struct SortKey {
+    var birthTime: Double
+    var id: UInt64
+    var index: Int
   }
 
   /// Moves to `time` incrementally: appends the births since the last time
@@ -212,8 +260,9 @@ extension ParticleSystem {
     lastKnownAlive = alive
   }
 
-  /// Sorts records into the canonical order in place, without allocating:
-  /// each cell's births arrive in time order, so the input is nearly sorted.
+  /// Sorts records into the canonical order in place, without allocating up
+  /// to 256 records: each cell's births arrive in time order, so the input is
+  /// nearly sorted. Longer lists (long steps) sort keys and gather once.
   static func insertionSort(_ records: inout [BirthRecord]) {
     guard records.count > 1 else { return }
     // Births of a single cell arrive sorted: one O(n) scan, no moves.
@@ -223,9 +272,11 @@ extension ParticleSystem {
       break
     }
     if sorted { return }
-    // A long step (many births): a general sort is cheaper than quadratic.
+    // A long step (many births): a general sort is cheaper than quadratic;
+    // of keys, then one gather (see canonicalOrder(of:)).
     if records.count > 256 {
-      records.sort(by: precedes)
+      let order = canonicalOrder(of: records)
+      records = order.map { records[$0] }
       return
     }
     for i in 1..<records.count {
