@@ -77,6 +77,13 @@ extension ParticleSystem {
     return keys.map(\.index)
   }
 
+  /// Sorts `records` into the canonical order as a stable sort would: the
+  /// keys (``canonicalOrder(of:)``), then one gather of the records.
+  static func sortCanonically(_ records: inout [BirthRecord]) {
+    let order = canonicalOrder(of: records)
+    records = order.map { records[$0] }
+  }
+
   /// A record's place in the canonical order: ``canonicalOrder(of:)``'s key.
   private struct SortKey {
     var birthTime: Double
@@ -228,7 +235,7 @@ extension ParticleSystem {
     records.append(r)
     let budget = configuration.budget
     if configuration.overflowPolicy == .capOldestFirst && records.count >= 2 * budget {
-      records.sort(by: Self.precedes)
+      Self.sortCanonically(&records)
       records.removeFirst(records.count - budget)
     }
   }
@@ -272,11 +279,9 @@ extension ParticleSystem {
       break
     }
     if sorted { return }
-    // A long step (many births): a general sort is cheaper than quadratic;
-    // of keys, then one gather (see canonicalOrder(of:)).
+    // A long step (many births): a general sort is cheaper than quadratic.
     if records.count > 256 {
-      let order = canonicalOrder(of: records)
-      records = order.map { records[$0] }
+      sortCanonically(&records)
       return
     }
     for i in 1..<records.count {
