@@ -70,10 +70,8 @@ extension ParticleSystem {
     }
     if inOrder { return Array(records.indices) }
     var keys = records.indices.map { SortKey(birthTime: records[$0].birthTime, id: records[$0].id, index: $0) }
-    keys.sort { a, b in
-      a.birthTime < b.birthTime
-        || (a.birthTime == b.birthTime && (a.id < b.id || (a.id == b.id && a.index < b.index)))
-    }
+    // precedes(_:_:) with the index last (birth times are never NaN).
+    keys.sort { ($0.birthTime, $0.id, $0.index) < ($1.birthTime, $1.id, $1.index) }
     return keys.map(\.index)
   }
 
