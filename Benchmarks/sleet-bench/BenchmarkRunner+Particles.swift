@@ -32,7 +32,13 @@ import SleetKit
 /// Groups `preset confetti t=5` and `preset fireworks t=4`: `render(into:)`
 /// of a multi-cell preset in full swing, 1 thread, no affines (items = its
 /// live particles). Their cells' births interleave in the store, so blocks
-/// mix constants rows: the path the single-cell groups never take. `seek`:
+/// mix constants rows: the path the single-cell groups never take; the
+/// same frame each time, so a frame whose id order needs a sort (the
+/// fireworks' sub-cells) finds every particle of the previous one.
+/// `advance+render`: a system of its own stepped by 1/60 s from the
+/// group's time each call, then rendered: the frame a running effect pays,
+/// with its births and deaths (items: the live count at the group's time).
+/// `seek`:
 /// `seek(to:)` on a system of its own, to the group's time and 1/60 s later
 /// in turn: several cells (and the fireworks' sub-cells) collect, sort and
 /// append their live records, the path the one-cell effect's seek skips.
@@ -179,10 +185,19 @@ extension BenchmarkRunner {
             guard live > 0 else { throw BenchmarkSetupError("\(preset) has no live particle at \(time) s") }
             let state = FrameState()
             let seeking = try benchmarkSystem(effect, .init(threads: 1), suite: "particles")
+            let stepping = try benchmarkSystem(effect, .init(threads: 1), suite: "particles")
+            stepping.seek(to: time)
+            var t = time
             return [
               BenchmarkCase("render", items: live) {
                 system.render(into: &state.frame, threads: 1, computesAffines: false)
                 blackHole(state.frame.instances.count)
+              },
+              BenchmarkCase("advance+render", items: live) {
+                t += frameTime
+                stepping.advance(to: t)
+                stepping.render(into: &state.stepped)
+                blackHole(state.stepped.instances.count)
               },
               seekCase(seeking, at: time, then: time + frameTime, items: live),
             ]

@@ -3,6 +3,7 @@ import SleetMath
 extension ParticleSystem {
   /// Reorders the frame (evaluated in birth order) as `mode` demands.
   func applyOrder(_ mode: RenderMode, to frame: inout ParticleFrame, count n: Int) {
+    let order: [Int32]
     switch mode {
     case .oldestFirst:
       return
@@ -14,16 +15,24 @@ extension ParticleSystem {
       return
     case .unordered, .additive:
       if tree.nodes.count <= 1 || Self.isAscending(scratchIDs, count: n) { return }
-      permutation.reset(count: n)
-      scratchIDs.withUnsafeBufferPointer { ids in permutation.sort(bytes: 8) { ids[$0] } }
+      if usesIncrementalIDOrder {
+        // From the previous frame's order: the survivors keep theirs, the
+        // births are sorted and merged in (the same order as the sort below).
+        scratchIDs.withUnsafeBufferPointer { ids in idOrder.sort(UnsafeBufferPointer(rebasing: ids[0..<n])) }
+        order = idOrder.order
+      } else {
+        permutation.reset(count: n)
+        scratchIDs.withUnsafeBufferPointer { ids in permutation.sort(bytes: 8) { ids[$0] } }
+        order = permutation.order
+      }
     case .backToFront:
       permutation.reset(count: n)
       scratchIDs.withUnsafeBufferPointer { ids in permutation.sort(bytes: 8) { ids[$0] } }
       scratchDepths.withUnsafeBufferPointer { depths in
         permutation.sort(bytes: 4) { RadixPermutation.orderedBits(depths[$0]) }
       }
+      order = permutation.order
     }
-    let order = permutation.order
     if !frame.instances.isEmpty {
       Self.resize(&scratchInstances, to: n, filler: Self.blankInstance)
       Self.gather(frame.instances, by: order, count: n, into: &scratchInstances)

@@ -71,6 +71,13 @@ public final class ParticleSystem {
   var scratchIDs: [UInt64] = []
   var scratchDepths: [Float] = []
   var permutation = RadixPermutation()
+  /// The id order of `unordered` and `additive` frames, kept from frame to
+  /// frame (``IncrementalIDOrder``).
+  var idOrder = IncrementalIDOrder()
+  /// Whether those frames take their order from ``idOrder`` rather than a
+  /// full sort by ``permutation``. Always true except in the tests that
+  /// compare the two.
+  var usesIncrementalIDOrder = true
   var scratchInstances: [ParticleInstance] = []
   var scratchCompactInstances: [CompactParticleInstance] = []
   var scratchAffines: [AffineTransform2D] = []
