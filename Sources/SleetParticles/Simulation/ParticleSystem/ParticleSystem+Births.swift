@@ -16,7 +16,7 @@ extension ParticleSystem {
     let n = tree.nodes[node]
     let seed = effect.emitter.seed
     if let parent = n.parent {
-      forEachBirth(node: parent, after: lo - tree.maximumEmissionAge(node), through: hi) { p in
+      forEachParentBirth(node: parent, after: lo - tree.maximumEmissionAge(node), through: hi) { p in
         guard let window = n.window(origin: p.birthTime, parentLifetime: Double(p.lifetime)) else { return }
         let first = n.schedule.count(in: window, upTo: lo)
         let last = n.schedule.count(in: window, upTo: hi)
@@ -31,6 +31,87 @@ extension ParticleSystem {
     } else {
       forEachTopLevelBirth(node: node, after: lo, through: hi, body)
     }
+  }
+
+  /// ``forEachBirth(node:after:through:_:)`` of a cell asked for its
+  /// sub-cells' parents: from ``parentBirths`` while
+  /// ``withParentBirthCache(lowerBound:_:)`` runs, else enumerated anew.
+  ///
+  /// The cache holds every birth of the cell in (lo, hi] (`ParentBirths`).
+  /// A call asking (`lo`, `hi`] with lo at or above the cache's lo and `hi`
+  /// at or above its hi extends it by the births in (cache hi, `hi`] and
+  /// yields its records born after `lo`; anything else (a seek back, a jump
+  /// past the cache) rebuilds it from the call's floor. That is the same set
+  /// of records as enumerating (`lo`, `hi`] anew: the schedule counts the
+  /// births in (a, b] as those whose birth time t has a < t ≤ b (its
+  /// `count(in:upTo:)` settles against the birth times), so splitting an
+  /// interval at any time, or filtering by birth time, neither loses nor
+  /// repeats a birth. Only the order differs (earlier births first, then
+  /// the extension's), which the canonical order of the collected births
+  /// makes irrelevant, except between records equal in birth time and id.
+  func forEachParentBirth(node p: Int, after lo: Double, through hi: Double, _ body: (BirthRecord) -> Void) {
+    guard hi > lo else { return }
+    guard let floors = parentBirthFloors, floors[p] <= lo else {
+      forEachBirth(node: p, after: lo, through: hi, body)
+      return
+    }
+    // Taken out while in use, so that appending does not copy the records
+    // (the recursion below asks only for other cells: ancestors of p).
+    var entry = parentBirths[p] ?? ParentBirths(lo: floors[p], hi: floors[p], records: [])
+    parentBirths[p] = nil
+    if lo < entry.lo || hi < entry.hi || lo > entry.hi {
+      entry.records.removeAll(keepingCapacity: true)
+      entry.lo = floors[p]
+      entry.hi = floors[p]
+    }
+    if hi > entry.hi {
+      forEachBirth(node: p, after: entry.hi, through: hi) { entry.records.append($0) }
+      entry.hi = hi
+    }
+    for r in entry.records where r.birthTime > lo { body(r) }
+    parentBirths[p] = entry
+  }
+
+  /// Runs `enumerate` (a step's or a seek's loop over the cells, which asks
+  /// each cell c for its births after `lowerBound(c)`) with the sub-cells'
+  /// parents kept in ``parentBirths`` from the previous call. Before, each
+  /// cached cell's records at or before the lowest time this call can ask it
+  /// from (its floor: c's bound less the maximum emission ages up the chain,
+  /// as `forEachBirth` subtracts them) are dropped.
+  ///
+  /// Why: a sub-cell's births in a step come from its parents' schedules,
+  /// and enumerating the parents anew each step sampled every parent whose
+  /// window could reach the step (each rocket and spark of the last 2–4 s
+  /// of `fireworks`, most of its step's time: perf, 2026-12-03); kept, only
+  /// the parents born in the step are sampled.
+  func withParentBirthCache(lowerBound: (Int) -> Double, _ enumerate: () -> Void) {
+    guard usesParentBirthCache, tree.nodes.count > 1, tree.roots.count < tree.nodes.count else {
+      enumerate()
+      return
+    }
+    var floors = [Double](repeating: .infinity, count: tree.nodes.count)
+    for c in tree.nodes.indices {
+      var lo = lowerBound(c)
+      var node = c
+      while let parent = tree.nodes[node].parent {
+        lo = lo - tree.maximumEmissionAge(node)
+        floors[parent] = Swift.min(floors[parent], lo)
+        node = parent
+      }
+    }
+    if parentBirths.count != tree.nodes.count { parentBirths = Array(repeating: nil, count: tree.nodes.count) }
+    for p in parentBirths.indices {
+      guard var entry = parentBirths[p] else { continue }
+      parentBirths[p] = nil
+      if entry.lo <= floors[p] && floors[p] <= entry.hi {
+        entry.records.removeAll { $0.birthTime <= floors[p] }
+        entry.lo = floors[p]
+      }
+      parentBirths[p] = entry
+    }
+    parentBirthFloors = floors
+    enumerate()
+    parentBirthFloors = nil
   }
 
   /// ``forEachBirth(node:after:through:_:)`` for a top-level `node`, in

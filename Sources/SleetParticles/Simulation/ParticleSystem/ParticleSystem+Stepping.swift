@@ -29,9 +29,11 @@ extension ParticleSystem {
     var live = born
     born = []
     live.removeAll(keepingCapacity: true)
-    for node in tree.nodes.indices {
-      forEachBirth(node: node, after: t - tree.maximumLifetime(node), through: t) { r in
-        if r.isAlive(at: t) { self.collect(r, into: &live) }
+    withParentBirthCache(lowerBound: { t - tree.maximumLifetime($0) }) {
+      for node in tree.nodes.indices {
+        forEachBirth(node: node, after: t - tree.maximumLifetime(node), through: t) { r in
+          if r.isAlive(at: t) { self.collect(r, into: &live) }
+        }
       }
     }
     let order = Self.canonicalOrder(of: live)
@@ -117,11 +119,13 @@ extension ParticleSystem {
       return
     }
     born.removeAll(keepingCapacity: true)
-    for node in tree.nodes.indices {
-      // Births at or before t − (longest lifetime) are dead at t: a long
-      // step skips them, as seeking does.
-      forEachBirth(node: node, after: Swift.max(previous, t - tree.maximumLifetime(node)), through: t) { r in
-        if r.isAlive(at: t) { self.collect(r, into: &born) }
+    withParentBirthCache(lowerBound: { Swift.max(previous, t - tree.maximumLifetime($0)) }) {
+      for node in tree.nodes.indices {
+        // Births at or before t − (longest lifetime) are dead at t: a long
+        // step skips them, as seeking does.
+        forEachBirth(node: node, after: Swift.max(previous, t - tree.maximumLifetime(node)), through: t) { r in
+          if r.isAlive(at: t) { self.collect(r, into: &born) }
+        }
       }
     }
     Self.insertionSort(&born)

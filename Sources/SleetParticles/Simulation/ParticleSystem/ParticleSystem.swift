@@ -68,6 +68,16 @@ public final class ParticleSystem {
   /// Per part of the cell-order write and cell: the live count, then the
   /// next output index.
   var cellCursors: [Int] = []
+  /// Per cell with sub-cells, its births kept from one step to the next
+  /// (``forEachParentBirth(node:after:through:_:)``); nil for the others.
+  var parentBirths: [ParentBirths?] = []
+  /// Per cell, the lowest time the running step or seek asks it from; nil
+  /// outside ``withParentBirthCache(lowerBound:_:)``.
+  var parentBirthFloors: [Double]?
+  /// Whether steps and seeks keep the sub-cells' parents between calls.
+  /// Always true except in the tests that compare it with enumerating them
+  /// anew.
+  var usesParentBirthCache = true
   var scratchIDs: [UInt64] = []
   var scratchDepths: [Float] = []
   var permutation = RadixPermutation()
@@ -199,4 +209,12 @@ public final class ParticleSystem {
     guard let t = localTime else { return [] }
     return (0..<store.count).filter { isAlive($0, at: t) }.map { store.record(at: $0) }
   }
+}
+
+/// Every birth (lifetime > 0) of one cell born in (lo, hi], in no particular
+/// order: a cell's births kept for its sub-cells between steps.
+struct ParentBirths {
+  var lo: Double
+  var hi: Double
+  var records: [BirthRecord]
 }
