@@ -49,6 +49,12 @@ import SleetKit
 /// the store, so every block mixes two constants rows, and the frame sorts
 /// by id.
 ///
+/// Groups `back-to-front n=N`: the one-cell effect with a z acceleration
+/// and depth kept, once drawn in birth order (`oldestFirst`, the baseline)
+/// and once back to front (`backToFront`), each stepped by 1/60 s a call
+/// and rendered, 1 thread, no affines: what the sort by tracked z (then id)
+/// and the gather of the rows after it cost a 3D effect's frame.
+///
 /// Group `births n=B` (items = births): from an empty store, one
 /// `advance(to:)` over an interval holding exactly B births (rate 2²⁰/s,
 /// lifetime 100 s, so none dies): schedule, sampling (Philox, cone, shape),
@@ -167,6 +173,39 @@ extension BenchmarkRunner {
                 blackHole(state.frame.instances.count)
               },
             ]
+          })
+      }
+      // Depth order: the one-cell effect in 3D (a z acceleration, depth
+      // kept), drawn back to front against birth order, each stepped by
+      // 1/60 s a call and rendered (the sort by z then id, every frame).
+      for n in scale.sizes([10_000, 100_000]) {
+        groups.append(
+          BenchmarkGroup(
+            name: "back-to-front n=\(n)", items: n,
+            byteModel: ByteModel(bytesPerItem: 128, "64 B slab row read + 64 B instance written"),
+            baseline: "oldestFirst", reference: nil
+          ) {
+            var systems: [ParticleSystem] = []
+            for mode in [RenderMode.oldestFirst, .backToFront] {
+              var emitter = ParticleSystem.steadyStateEffect(liveParticles: n).emitter
+              emitter.emitterCells[0].zAcceleration = 4
+              emitter.renderMode = mode
+              emitter.preservesDepth = true
+              let system = try benchmarkSystem(try Effect(emitter: emitter), .init(threads: 1), suite: "particles")
+              system.seek(to: 10)
+              try expectLive(system, n)
+              systems.append(system)
+            }
+            let state = FrameState()
+            var times = [10.0, 10.0]
+            return zip(["oldestFirst", "backToFront"], systems.indices).map { name, k in
+              BenchmarkCase(name) {
+                times[k] += frameTime
+                systems[k].advance(to: times[k])
+                systems[k].render(into: &state.stepped)
+                blackHole(state.stepped.instances.count)
+              }
+            }
           })
       }
       // Multi-cell presets, in full swing (the render suite's times): their
