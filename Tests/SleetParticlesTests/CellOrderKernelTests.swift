@@ -128,11 +128,7 @@ struct CellOrderKernelTests {
         sorted.advance(to: t)
         direct.render(into: &frames.0)
         sorted.render(into: &frames.1)
-        let same = (
-          bytes(frames.0.instances) == bytes(frames.1.instances),
-          bytes(frames.0.compactInstances) == bytes(frames.1.compactInstances),
-          bytes(frames.0.affines) == bytes(frames.1.affines), frames.0.ids == frames.1.ids
-        )
+        let same = sameOutputs(frames.0, frames.1)
         #expect(same == (true, true, true, true), "\(preset) at \(t), \(threads) threads")
         let inOrder = frames.0.ids == frames.0.ids.sorted()
         #expect(inOrder, "\(preset) at \(t): id order")
@@ -141,6 +137,4 @@ struct CellOrderKernelTests {
       #expect(drawn > 50, "\(preset) draws particles")
     }
   }
-
-  func bytes<T>(_ array: [T]) -> [UInt8] { array.withUnsafeBytes { Array($0) } }
 }

@@ -120,11 +120,7 @@ struct IncrementalIDOrderRenderTests {
           }
           incremental.render(into: &frames.0)
           full.render(into: &frames.1)
-          let same = (
-            bytes(frames.0.instances) == bytes(frames.1.instances),
-            bytes(frames.0.compactInstances) == bytes(frames.1.compactInstances),
-            bytes(frames.0.affines) == bytes(frames.1.affines), frames.0.ids == frames.1.ids
-          )
+          let same = sameOutputs(frames.0, frames.1)
           #expect(same == (true, true, true, true), "\(name) at step \(step), \(threads) threads")
           drawn = max(drawn, frames.0.ids.count)
         }
@@ -132,6 +128,4 @@ struct IncrementalIDOrderRenderTests {
       }
     }
   }
-
-  func bytes<T>(_ array: [T]) -> [UInt8] { array.withUnsafeBytes { Array($0) } }
 }

@@ -95,3 +95,16 @@ func sampleBirths(_ effect: Effect, count: Int) -> [BirthRecord] {
     BirthSampler.topLevel(tree: tree, seed: effect.emitter.seed, node: 0, k: $0, birthTime: 0)
   }
 }
+
+/// Whether two frames hold the same bytes in each output a render path
+/// writes (instances, compact rows, affines) and the same ids, as a tuple so
+/// that a failure says which differ.
+func sameOutputs(_ a: ParticleFrame, _ b: ParticleFrame) -> (
+  instances: Bool, compact: Bool, affines: Bool, ids: Bool
+) {
+  func bytes<T>(_ array: [T]) -> [UInt8] { array.withUnsafeBytes { Array($0) } }
+  return (
+    bytes(a.instances) == bytes(b.instances), bytes(a.compactInstances) == bytes(b.compactInstances),
+    bytes(a.affines) == bytes(b.affines), a.ids == b.ids
+  )
+}

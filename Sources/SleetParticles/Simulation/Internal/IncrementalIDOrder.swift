@@ -155,15 +155,7 @@ struct IncrementalIDOrder {
     previousIDs.removeAll(keepingCapacity: true)
   }
 
-  private func resize(_ a: inout [Int32], _ n: Int) {
-    if a.count > n {
-      a.removeLast(a.count - n)
-    } else if a.count < n {
-      a.append(contentsOf: repeatElement(0, count: n - a.count))
-    }
-  }
-
-  private func resize(_ a: inout [UInt64], _ n: Int) {
+  private func resize<T: FixedWidthInteger>(_ a: inout [T], _ n: Int) {
     if a.count > n {
       a.removeLast(a.count - n)
     } else if a.count < n {
