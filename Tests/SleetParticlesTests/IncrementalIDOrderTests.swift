@@ -74,7 +74,8 @@ struct IncrementalIDOrderTests {
 }
 
 /// `render(into:)` with the incremental id order against the full radix
-/// sort it replaces, on effects with sub-cells (whose frames need the sort):
+/// sort it replaces, on effects with sub-cells (whose frames need the sort;
+/// `backToFront` sorts by id first, then by depth):
 /// stepped frames, seeks back and forth between them, a sub-cell hidden and
 /// shown again (its particles come back in the middle of the evaluation
 /// order), one and two threads, full and compact rows, with affines and ids.
@@ -89,9 +90,16 @@ struct IncrementalIDOrderRenderTests {
         PropertyChange(time: 1.1, keyPath: "emitterCells.rocket.emitterCells.trail.enabled", value: .bool(false)),
         PropertyChange(time: 1.6, keyPath: "emitterCells.rocket.emitterCells.trail.enabled", value: .bool(true)),
       ])
+    // Back to front: rockets fired straight (emission range 0) stay at
+    // z = 0 with their trails, so their depths tie and the id order decides,
+    // while the bursts and sparks (cones of 2π) spread in z.
+    var deep = fireworksLikeEffect()
+    deep.emitter.renderMode = .backToFront
+    deep.emitter.preservesDepth = true
+    try deep.emitter.setValue(0, forKeyPath: "emitterCells.rocket.emissionRange")
     return [
       ("fireworks (additive)", try Effect.preset(named: "fireworks")), ("fireworks (unordered)", fireworks),
-      ("fireworks-like, trail hidden 1.1–1.6 s", hiding),
+      ("fireworks-like, trail hidden 1.1–1.6 s", hiding), ("fireworks in 3D (backToFront)", deep),
     ]
   }
 

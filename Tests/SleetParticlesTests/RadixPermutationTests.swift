@@ -88,4 +88,20 @@ struct RadixPermutationTests {
     let expected = (0..<n).sorted { (major[$0], minor[$0]) < (major[$1], minor[$1]) }.map { Int32($0) }
     #expect(permutation.order == expected)
   }
+
+  /// Sorting from a given starting order (`reset(to:)`, as `backToFront`
+  /// does after the incremental id order) orders that sequence stably: ties
+  /// keep their order in it.
+  @Test(arguments: strategies)
+  func sortFromAGivenOrderIsStableInThatOrder(strategy: RadixPermutation.Strategy) {
+    var generator = SplitMix64(state: 99)
+    let n = 3_000
+    let keys = (0..<n).map { _ in generator.next() & 0x0F0F }  // many ties
+    let start = (0..<Int32(n)).shuffled(using: &generator)
+    var permutation = RadixPermutation()
+    permutation.reset(to: start)
+    permutation.sort(bytes: 2, strategy: strategy) { keys[$0] }
+    let expected = start.indices.sorted { (keys[Int(start[$0])], $0) < (keys[Int(start[$1])], $1) }.map { start[$0] }
+    #expect(permutation.order == expected)
+  }
 }

@@ -57,6 +57,18 @@ struct RadixPermutation {
     for i in 0..<n { order[i] = Int32(i) }
   }
 
+  /// Starts over from `order`, which the next sort reorders stably (its
+  /// ties keep their order in `order`).
+  /// - Precondition: `order` is a permutation of 0..<order.count.
+  mutating func reset(to order: [Int32]) {
+    let n = order.count
+    precondition(n <= Int(Int32.max), "RadixPermutation indexes at most Int32.max elements")
+    self.order = order
+    resize(&keys, n)
+    resize(&scratchKeys, n)
+    resize(&scratchOrder, n)
+  }
+
   /// Ranges this short are finished by insertion sort rather than split
   /// again (a split costs a 256-entry histogram).
   static let insertionLimit = 24

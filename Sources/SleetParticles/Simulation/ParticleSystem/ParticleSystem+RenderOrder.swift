@@ -26,8 +26,15 @@ extension ParticleSystem {
         order = permutation.order
       }
     case .backToFront:
-      permutation.reset(count: n)
-      scratchIDs.withUnsafeBufferPointer { ids in permutation.sort(bytes: 8) { ids[$0] } }
+      // By id (incrementally, as above, when not already in order), then
+      // stably by depth.
+      if usesIncrementalIDOrder && !Self.isAscending(scratchIDs, count: n) {
+        scratchIDs.withUnsafeBufferPointer { ids in idOrder.sort(UnsafeBufferPointer(rebasing: ids[0..<n])) }
+        permutation.reset(to: idOrder.order)
+      } else {
+        permutation.reset(count: n)
+        scratchIDs.withUnsafeBufferPointer { ids in permutation.sort(bytes: 8) { ids[$0] } }
+      }
       scratchDepths.withUnsafeBufferPointer { depths in
         permutation.sort(bytes: 4) { RadixPermutation.orderedBits(depths[$0]) }
       }
