@@ -165,6 +165,12 @@ enum BirthSampler {
   /// Record of birth `k` of sub-cell `node` from `parent` at `birthTime`:
   /// the parent's closed-form state at that age is the origin, base direction
   /// and inherited scale and colour.
+  ///
+  /// Always inlined, as is the sampler under it: called, its optional
+  /// 160-byte record came back through memory, and the caller copied it
+  /// twice (two `memcpy` calls and an outlined tag test per birth, 29 % of a
+  /// `fireworks` seek: perf and objdump, 2026-12-03).
+  @inline(__always)
   static func child(
     tree: CellTree, seed: UInt32, node: Int, parent: BirthRecord, k: Int, birthTime: Double
   ) -> BirthRecord? {
@@ -180,6 +186,7 @@ enum BirthSampler {
   /// parent's position, its cone axis is the parent's direction of motion
   /// (the point rule when the parent is at rest), and its sampled scale and
   /// colour are multiplied by the parent's. Velocity is not inherited.
+  @inline(__always)
   static func child(
     tree: CellTree, seed: UInt32, node: Int, parentID: UInt64, k: Int, birthTime: Double,
     parentPosition: SIMD3<Float>, parentVelocity v: SIMD3<Float>, parentScale: Float,
