@@ -35,7 +35,8 @@ extension ParticleSystem {
 
   /// ``forEachBirth(node:after:through:_:)`` of a cell asked for its
   /// sub-cells' parents: from ``parentBirths`` while
-  /// ``withParentBirthCache(lowerBound:_:)`` runs, else enumerated anew.
+  /// ``forEachBirthOfEveryCell(after:through:_:)`` runs, else enumerated
+  /// anew.
   ///
   /// The cache holds every birth of the cell in (lo, hi] (`ParentBirths`).
   /// A call asking (`lo`, `hi`] with lo at or above the cache's lo and `hi`
@@ -72,19 +73,25 @@ extension ParticleSystem {
     parentBirths[p] = entry
   }
 
-  /// Runs `enumerate` (a step's or a seek's loop over the cells, which asks
-  /// each cell c for its births after `lowerBound(c)`) with the sub-cells'
-  /// parents kept in ``parentBirths`` from the previous call. Before, each
-  /// cached cell's records at or before the lowest time this call can ask it
-  /// from (its floor: c's bound less the maximum emission ages up the chain,
-  /// as `forEachBirth` subtracts them) are dropped.
+  /// ``forEachBirth(node:after:through:_:)`` of every cell c, each after
+  /// `lowerBound(c)` and through `hi` (a step's or a seek's enumeration),
+  /// with the sub-cells' parents kept in ``parentBirths`` from the previous
+  /// call. Before, each kept cell's records at or before the lowest time
+  /// this call can ask it from (its floor: c's bound less the maximum
+  /// emission ages up the chain, as `forEachBirth` subtracts them) are
+  /// dropped.
   ///
   /// Why: a sub-cell's births in a step come from its parents' schedules,
   /// and enumerating the parents anew each step sampled every parent whose
   /// window could reach the step (each rocket and spark of the last 2–4 s
   /// of `fireworks`, most of its step's time: perf, 2026-12-03); kept, only
   /// the parents born in the step are sampled.
-  func withParentBirthCache(lowerBound: (Int) -> Double, _ enumerate: () -> Void) {
+  func forEachBirthOfEveryCell(
+    after lowerBound: (Int) -> Double, through hi: Double, _ body: (BirthRecord) -> Void
+  ) {
+    func enumerate() {
+      for node in tree.nodes.indices { forEachBirth(node: node, after: lowerBound(node), through: hi, body) }
+    }
     guard usesParentBirthCache, tree.nodes.count > 1, tree.roots.count < tree.nodes.count else {
       enumerate()
       return
@@ -218,4 +225,13 @@ extension ParticleSystem {
       }
     }
   }
+}
+
+/// Every birth (lifetime > 0) of one cell born in (lo, hi], in no particular
+/// order: a cell's births kept for its sub-cells between steps
+/// (``ParticleSystem/forEachParentBirth(node:after:through:_:)``).
+struct ParentBirths {
+  var lo: Double
+  var hi: Double
+  var records: [BirthRecord]
 }

@@ -29,12 +29,8 @@ extension ParticleSystem {
     var live = born
     born = []
     live.removeAll(keepingCapacity: true)
-    withParentBirthCache(lowerBound: { t - tree.maximumLifetime($0) }) {
-      for node in tree.nodes.indices {
-        forEachBirth(node: node, after: t - tree.maximumLifetime(node), through: t) { r in
-          if r.isAlive(at: t) { self.collect(r, into: &live) }
-        }
-      }
+    forEachBirthOfEveryCell(after: { t - tree.maximumLifetime($0) }, through: t) { r in
+      if r.isAlive(at: t) { self.collect(r, into: &live) }
     }
     let order = Self.canonicalOrder(of: live)
     store.removeAll()
@@ -119,14 +115,10 @@ extension ParticleSystem {
       return
     }
     born.removeAll(keepingCapacity: true)
-    withParentBirthCache(lowerBound: { Swift.max(previous, t - tree.maximumLifetime($0)) }) {
-      for node in tree.nodes.indices {
-        // Births at or before t − (longest lifetime) are dead at t: a long
-        // step skips them, as seeking does.
-        forEachBirth(node: node, after: Swift.max(previous, t - tree.maximumLifetime(node)), through: t) { r in
-          if r.isAlive(at: t) { self.collect(r, into: &born) }
-        }
-      }
+    // Births at or before t − (longest lifetime) are dead at t: a long step
+    // skips them, as seeking does.
+    forEachBirthOfEveryCell(after: { Swift.max(previous, t - tree.maximumLifetime($0)) }, through: t) { r in
+      if r.isAlive(at: t) { self.collect(r, into: &born) }
     }
     Self.insertionSort(&born)
     // Dead particles are skipped by the kernel and compacted away once they

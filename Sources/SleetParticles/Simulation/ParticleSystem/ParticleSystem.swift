@@ -72,7 +72,7 @@ public final class ParticleSystem {
   /// (``forEachParentBirth(node:after:through:_:)``); nil for the others.
   var parentBirths: [ParentBirths?] = []
   /// Per cell, the lowest time the running step or seek asks it from; nil
-  /// outside ``withParentBirthCache(lowerBound:_:)``.
+  /// outside ``forEachBirthOfEveryCell(after:through:_:)``.
   var parentBirthFloors: [Double]?
   /// Whether steps and seeks keep the sub-cells' parents between calls.
   /// Always true except in the tests that compare it with enumerating them
@@ -81,11 +81,11 @@ public final class ParticleSystem {
   var scratchIDs: [UInt64] = []
   var scratchDepths: [Float] = []
   var permutation = RadixPermutation()
-  /// The id order of `unordered` and `additive` frames, kept from frame to
-  /// frame (``IncrementalIDOrder``).
+  /// The id order of `unordered` and `additive` frames, and the first stage
+  /// of `backToFront`'s, kept from frame to frame (``IncrementalIDOrder``).
   var idOrder = IncrementalIDOrder()
-  /// Whether those frames take their order from ``idOrder`` rather than a
-  /// full sort by ``permutation``. Always true except in the tests that
+  /// Whether those frames take their id order from ``idOrder`` rather than
+  /// a full sort by ``permutation``. Always true except in the tests that
   /// compare the two.
   var usesIncrementalIDOrder = true
   var scratchInstances: [ParticleInstance] = []
@@ -209,12 +209,4 @@ public final class ParticleSystem {
     guard let t = localTime else { return [] }
     return (0..<store.count).filter { isAlive($0, at: t) }.map { store.record(at: $0) }
   }
-}
-
-/// Every birth (lifetime > 0) of one cell born in (lo, hi], in no particular
-/// order: a cell's births kept for its sub-cells between steps.
-struct ParentBirths {
-  var lo: Double
-  var hi: Double
-  var records: [BirthRecord]
 }
