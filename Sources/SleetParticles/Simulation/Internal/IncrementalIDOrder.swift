@@ -61,12 +61,12 @@ struct IncrementalIDOrder {
     let n = ids.count
     precondition(n <= Int(Int32.max), "IncrementalIDOrder indexes at most Int32.max elements")
     let p = previousIDs.count
-    resize(&matched, p)
-    resize(&survivors, p)
+    ParticleSystem.resize(&matched, to: p, filler: 0)
+    ParticleSystem.resize(&survivors, to: p, filler: 0)
     // The last result becomes the previous order; its old buffer takes the
     // merge.
     swap(&order, &previousOrder)
-    resize(&order, n)
+    ParticleSystem.resize(&order, to: n, filler: 0)
     var m = 0
     var s = 0
     previousIDs.withUnsafeBufferPointer { previousIDs in
@@ -118,7 +118,7 @@ struct IncrementalIDOrder {
       }
     }
     // The next call's previous frame (``order`` is swapped in as its order).
-    resize(&previousIDs, n)
+    ParticleSystem.resize(&previousIDs, to: n, filler: 0)
     if n > 0 {
       previousIDs.withUnsafeMutableBufferPointer { $0.baseAddress!.update(from: ids.baseAddress!, count: n) }
     }
@@ -132,7 +132,7 @@ struct IncrementalIDOrder {
       births.sort(bytes: 8) { ids[m + $0] }
       return births.order
     }
-    resize(&birthOrder, b)
+    ParticleSystem.resize(&birthOrder, to: b, filler: 0)
     birthOrder.withUnsafeMutableBufferPointer { order in
       for i in 0..<b { order[i] = Int32(truncatingIfNeeded: i) }
       // Stable insertion sort: a key moves only past larger keys.
@@ -148,18 +148,5 @@ struct IncrementalIDOrder {
       }
     }
     return birthOrder
-  }
-
-  /// Forgets the previous frame: the next sort sorts every id.
-  mutating func forget() {
-    previousIDs.removeAll(keepingCapacity: true)
-  }
-
-  private func resize<T: FixedWidthInteger>(_ a: inout [T], _ n: Int) {
-    if a.count > n {
-      a.removeLast(a.count - n)
-    } else if a.count < n {
-      a.append(contentsOf: repeatElement(0, count: n - a.count))
-    }
   }
 }
