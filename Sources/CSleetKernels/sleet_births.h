@@ -69,6 +69,10 @@ typedef struct {
   // angle and cos(min(range, 2π)/2).
   float axis[3], e1[3], e2[3];
   float coneRange, cosHalfRange;
+  // The cell's emission angles (EmissionAngles): a sub-cell's cone axis is
+  // its parent's direction of motion turned by them, per lane
+  // (sleet_sample_children8).
+  float cosLongitude, sinLongitude, cosLatitude, sinLatitude;
   // The emitter's position, size and depth.
   float center[3], width, height, depth;
   unsigned seed, key;
@@ -153,13 +157,11 @@ static inline void sleet_birth_params_set_round_keys(sleet_birth_params *p) {
   __builtin_memcpy(p->roundKeys, keys, sizeof keys);
 }
 
-// Block b's four words of births first…first + 7 as uniforms in [0, 1)
-// (RandomStream.unitFloat).
-SLEET_INLINE void sleet_birth_uniforms8(
-    unsigned b, unsigned long long first, const sleet_u64x4 roundKeys[20], sleet_float8 u[4]) {
+// Block b's four words of the eight streams index0 (lanes 0…3) and index1
+// (lanes 4…7) as uniforms in [0, 1) (RandomStream.unitFloat).
+SLEET_INLINE void sleet_stream_uniforms8(
+    unsigned b, sleet_u64x4 index0, sleet_u64x4 index1, const sleet_u64x4 roundKeys[20], sleet_float8 u[4]) {
   sleet_uint4 low[4], high[4];
-  sleet_u64x4 index0 = sleet_splat_u64x4(first) + (sleet_u64x4){0, 1, 2, 3};
-  sleet_u64x4 index1 = sleet_splat_u64x4(first) + (sleet_u64x4){4, 5, 6, 7};
   sleet_philox4x4(b, index0 & sleet_splat_u64x4(0xFFFFFFFFull), index0 >> 32, roundKeys, low);
   sleet_philox4x4(b, index1 & sleet_splat_u64x4(0xFFFFFFFFull), index1 >> 32, roundKeys, high);
 #pragma clang loop unroll(full)
@@ -168,6 +170,26 @@ SLEET_INLINE void sleet_birth_uniforms8(
     // < 2²⁴, so the signed conversion is exact.
     u[w] = __builtin_convertvector((sleet_int8)(word >> 8), sleet_float8) * sleet_splat(0x1p-24f);
   }
+}
+
+// Block b's four words of births first…first + 7 (streams first + l).
+SLEET_INLINE void sleet_birth_uniforms8(
+    unsigned b, unsigned long long first, const sleet_u64x4 roundKeys[20], sleet_float8 u[4]) {
+  sleet_stream_uniforms8(
+      b, sleet_splat_u64x4(first) + (sleet_u64x4){0, 1, 2, 3}, sleet_splat_u64x4(first) + (sleet_u64x4){4, 5, 6, 7},
+      roundKeys, u);
+}
+
+// Lane-wise IEEE square root (Swift's `squareRoot()`: NaN stays NaN).
+SLEET_INLINE sleet_float8 sleet_sqrt8(sleet_float8 x) {
+#if __has_builtin(__builtin_elementwise_sqrt)
+  return __builtin_elementwise_sqrt(x);
+#else
+  sleet_float8 r;
+#pragma clang loop unroll(full)
+  for (int l = 0; l < 8; l++) r[l] = __builtin_sqrtf(x[l]);
+  return r;
+#endif
 }
 
 // Lane-wise (x >= 0 ? x : 0).squareRoot(): NaN and negative lanes give +0.
@@ -181,6 +203,25 @@ SLEET_INLINE sleet_float8 sleet_sqrt_of_positive_part8(sleet_float8 x) {
   for (int l = 0; l < 8; l++) r[l] = __builtin_sqrtf(v[l]);
   return r;
 #endif
+}
+
+// Emission.cone of eight lanes, open cone (p->coneRange > 0): directions
+// `d` around the lanes' unit axes with their bases (Emission.basis) for the
+// cone's words u (cos β) and v (ψ):
+//
+//   cos β = 1 − u·(1 − cos(range/2)),  sin β = √max(0, 1 − cos²β),
+//   ψ = 2π·v (sleet_sincos8),  d = axis·cos β + (e₁·cos ψ + e₂·sin ψ)·sin β
+SLEET_INLINE void sleet_cone8(
+    const sleet_birth_params *p, const sleet_float8 axis[3], const sleet_float8 e1[3], const sleet_float8 e2[3],
+    sleet_float8 u, sleet_float8 v, sleet_float8 d[3]) {
+  sleet_float8 cosBeta = sleet_splat(1) - u * sleet_splat(1 - p->cosHalfRange);
+  sleet_float8 sinBeta = sleet_sqrt_of_positive_part8(sleet_splat(1) - cosBeta * cosBeta);
+  float sine[8], cosine[8];
+  // 2·Float.pi: Swift's Float.pi is π rounded toward zero (0x1.921fb4p+1).
+  sleet_sincos8(sleet_splat(0x1.921fb4p+2f) * v, sine, cosine);
+  sleet_float8 sinPsi = sleet_load8((const char *)sine), cosPsi = sleet_load8((const char *)cosine);
+#pragma clang loop unroll(full)
+  for (int c = 0; c < 3; c++) d[c] = axis[c] * cosBeta + (e1[c] * cosPsi + e2[c] * sinPsi) * sinBeta;
 }
 
 // The eight lanes of a batch in registers: sleet_birth_lanes's fields as
@@ -233,16 +274,10 @@ SLEET_INLINE void sleet_sample_births8_values(
 
   sleet_float8 d[3];  // the direction's x, y, z
   if (p->coneRange > 0) {
-    sleet_float8 cosBeta = sleet_splat(1) - b2[0] * sleet_splat(1 - p->cosHalfRange);
-    sleet_float8 sinBeta = sleet_sqrt_of_positive_part8(sleet_splat(1) - cosBeta * cosBeta);
-    float sine[8], cosine[8];
-    // 2·Float.pi: Swift's Float.pi is π rounded toward zero (0x1.921fb4p+1).
-    sleet_sincos8(sleet_splat(0x1.921fb4p+2f) * b2[1], sine, cosine);
-    sleet_float8 sinPsi = sleet_load8((const char *)sine), cosPsi = sleet_load8((const char *)cosine);
-#pragma clang loop unroll(full)
-    for (int c = 0; c < 3; c++)
-      d[c] = sleet_splat(p->axis[c]) * cosBeta +
-             (sleet_splat(p->e1[c]) * cosPsi + sleet_splat(p->e2[c]) * sinPsi) * sinBeta;
+    const sleet_float8 axis[3] = {sleet_splat(p->axis[0]), sleet_splat(p->axis[1]), sleet_splat(p->axis[2])};
+    const sleet_float8 e1[3] = {sleet_splat(p->e1[0]), sleet_splat(p->e1[1]), sleet_splat(p->e1[2])};
+    const sleet_float8 e2[3] = {sleet_splat(p->e2[0]), sleet_splat(p->e2[1]), sleet_splat(p->e2[2])};
+    sleet_cone8(p, axis, e1, e2, b2[0], b2[1], d);
   } else {
 #pragma clang loop unroll(full)
     for (int c = 0; c < 3; c++) d[c] = sleet_splat(p->axis[c]);
@@ -361,6 +396,154 @@ SLEET_INLINE int sleet_sample_block8_body(
   return 1;
 }
 
+// ---------------------------------------------------------------------------
+// Eight births of one sub-cell from one parent, sampled at once: the kernel
+// behind ChildBirthBatch.swift. Per lane l, exactly as the scalar
+// `BirthSampler.child` does (ChildBirthBatchTests compares them bit for bit):
+//
+//   words      Philox4x32-10 blocks 0…2 of stream streams[l] (the birth key
+//              of the child's id; block 2 only for an open cone)
+//   age        a = (float)(times[l] − parent birth time)  (double subtract)
+//   parent     its closed form at a (BirthRecord.position/velocity/scale/
+//              color(age:)): P = (p0 + v0·a) + h·(a·a),  V = v0 + h·(a + a),
+//              S = max(0, s0 + s'·a),  C = clamp(c0 + c'·a, 0, 1)
+//   base       V / |V| (|V|² summed x, y, z in order), (1, 0, 0) when
+//              |V| is not > 0
+//   axis       Emission.axis(base:angles:): base turned by the longitude in
+//              xy, times cos(latitude), + (0, 0, sin(latitude)); normalised
+//              when base.z ≠ 0 and the length is > 0
+//   direction  the cone (sleet_cone8) around the axis, with the axis's
+//              basis (Emission.basis, per lane)
+//   attribute  as the top-level kernel; scale × S, colour × C
+//   position   P
+//
+// Lanes are independent: a caller with fewer births ignores the rest.
+// Invariants: `p`, `parent`, `out` valid; `streams` and `times` hold 8
+// values each.
+
+// A sub-cell's parent: the fields of its BirthRecord the closed form reads.
+typedef struct {
+  double birthTime;
+  float position[3], velocity[3], halfAcceleration[3];
+  float scale, scaleSpeed;
+  float color[4], colorSpeed[4];
+} sleet_parent_record;
+
+// Emission.basis of eight unit axes `a`: e₁ = normalise((−a.y, a.x, 0))
+// unless |a.z| ≥ 0.999 (or NaN), then normalise((0, a.z, −a.y)); e₂ = a × e₁.
+SLEET_INLINE void sleet_basis8(const sleet_float8 a[3], sleet_float8 e1[3], sleet_float8 e2[3]) {
+  sleet_float8 zero = sleet_splat(0);
+  sleet_float8 magnitude = (sleet_float8)((sleet_uint8)a[2] & 0x7FFFFFFFu);
+  sleet_int8 first = (sleet_int8)(magnitude < sleet_splat(0.999f));
+  sleet_float8 minusY = (sleet_float8)((sleet_uint8)a[1] ^ 0x80000000u);
+  e1[0] = sleet_select(first, minusY, zero);
+  e1[1] = sleet_select(first, a[0], a[2]);
+  e1[2] = sleet_select(first, zero, minusY);
+  sleet_float8 length = sleet_sqrt8((e1[0] * e1[0] + e1[1] * e1[1]) + e1[2] * e1[2]);
+#pragma clang loop unroll(full)
+  for (int c = 0; c < 3; c++) e1[c] = e1[c] / length;
+  e2[0] = a[1] * e1[2] - a[2] * e1[1];
+  e2[1] = a[2] * e1[0] - a[0] * e1[2];
+  e2[2] = a[0] * e1[1] - a[1] * e1[0];
+}
+
+SLEET_INLINE void sleet_sample_children8_values(
+    const sleet_birth_params *p, const sleet_parent_record *parent, const unsigned long long *streams,
+    const double *times, sleet_birth_values8 *out) {
+  sleet_float8 half = sleet_splat(0.5f), zero = sleet_splat(0), one = sleet_splat(1);
+  sleet_u64x4 index0, index1;
+  __builtin_memcpy(&index0, streams, sizeof index0);
+  __builtin_memcpy(&index1, streams + 4, sizeof index1);
+  sleet_u64x4 roundKeys[20];
+  __builtin_memcpy(roundKeys, p->roundKeys, sizeof roundKeys);
+
+  // The parent at each lane's age.
+  sleet_double8 birth;
+  __builtin_memcpy(&birth, times, sizeof birth);
+  double pb = parent->birthTime;
+  sleet_double8 parentBirth = {pb, pb, pb, pb, pb, pb, pb, pb};
+  sleet_float8 a = __builtin_convertvector(birth - parentBirth, sleet_float8);
+  sleet_float8 aa = a * a;
+  sleet_float8 position[3], velocity[3];
+#pragma clang loop unroll(full)
+  for (int c = 0; c < 3; c++) {
+    sleet_float8 h = sleet_splat(parent->halfAcceleration[c]);
+    position[c] = (sleet_splat(parent->position[c]) + sleet_splat(parent->velocity[c]) * a) + h * aa;
+    velocity[c] = sleet_splat(parent->velocity[c]) + h * (a + a);
+  }
+  sleet_float8 parentScale = sleet_splat(parent->scale) + sleet_splat(parent->scaleSpeed) * a;
+  parentScale = sleet_select(parentScale < zero, zero, parentScale);
+  sleet_float8 parentColor[4];
+#pragma clang loop unroll(full)
+  for (int c = 0; c < 4; c++) {
+    sleet_float8 v = sleet_splat(parent->color[c]) + sleet_splat(parent->colorSpeed[c]) * a;
+    v = sleet_select(v < zero, zero, v);
+    parentColor[c] = sleet_select(v > one, one, v);
+  }
+
+  // The cone's axis: the parent's direction of motion, turned by the cell's
+  // emission angles (Emission.axis).
+  sleet_float8 speedOfParent =
+      sleet_sqrt8((velocity[0] * velocity[0] + velocity[1] * velocity[1]) + velocity[2] * velocity[2]);
+  sleet_int8 moving = (sleet_int8)(speedOfParent > zero);
+  sleet_float8 base[3] = {
+      sleet_select(moving, velocity[0] / speedOfParent, one), sleet_select(moving, velocity[1] / speedOfParent, zero),
+      sleet_select(moving, velocity[2] / speedOfParent, zero)};
+  sleet_float8 cosLongitude = sleet_splat(p->cosLongitude), sinLongitude = sleet_splat(p->sinLongitude);
+  sleet_float8 cosLatitude = sleet_splat(p->cosLatitude);
+  sleet_float8 axis[3] = {
+      (base[0] * cosLongitude - base[1] * sinLongitude) * cosLatitude + zero,
+      (base[0] * sinLongitude + base[1] * cosLongitude) * cosLatitude + zero,
+      base[2] * cosLatitude + sleet_splat(p->sinLatitude)};
+  sleet_float8 length = sleet_sqrt8((axis[0] * axis[0] + axis[1] * axis[1]) + axis[2] * axis[2]);
+  sleet_int8 normalises = (sleet_int8)(base[2] != zero) & (sleet_int8)(length > zero);
+#pragma clang loop unroll(full)
+  for (int c = 0; c < 3; c++) axis[c] = sleet_select(normalises, axis[c] / length, axis[c]);
+
+  sleet_float8 u[4];
+  sleet_stream_uniforms8(0, index0, index1, roundKeys, u);
+  out->lifetime = (sleet_splat(p->lifetime) + (u[0] - half) * sleet_splat(p->lifetimeRange)) *
+                  sleet_splat(p->lifetimeMultiplier);
+  sleet_float8 speed = (sleet_splat(p->velocity) + (u[1] - half) * sleet_splat(p->velocityRange)) *
+                       sleet_splat(p->velocityMultiplier);
+  out->speed = speed;
+  out->scale = ((sleet_splat(p->scale) + (u[2] - half) * sleet_splat(p->scaleRange)) * sleet_splat(p->scaleMultiplier)) *
+               parentScale;
+  out->spin = (sleet_splat(p->spin) + (u[3] - half) * sleet_splat(p->spinRange)) * sleet_splat(p->spinMultiplier);
+  sleet_stream_uniforms8(1, index0, index1, roundKeys, u);
+  out->red = (sleet_splat(p->color[0]) + (u[0] - half) * sleet_splat(p->colorRange[0])) * parentColor[0];
+  out->green = (sleet_splat(p->color[1]) + (u[1] - half) * sleet_splat(p->colorRange[1])) * parentColor[1];
+  out->blue = (sleet_splat(p->color[2]) + (u[2] - half) * sleet_splat(p->colorRange[2])) * parentColor[2];
+  out->alpha = (sleet_splat(p->color[3]) + (u[3] - half) * sleet_splat(p->colorRange[3])) * parentColor[3];
+
+  sleet_float8 d[3];
+  if (p->coneRange > 0) {
+    sleet_float8 e1[3], e2[3];
+    sleet_basis8(axis, e1, e2);
+    sleet_stream_uniforms8(2, index0, index1, roundKeys, u);
+    sleet_cone8(p, axis, e1, e2, u[0], u[1], d);
+  } else {
+#pragma clang loop unroll(full)
+    for (int c = 0; c < 3; c++) d[c] = axis[c];
+  }
+  out->vx = d[0] * speed;
+  out->vy = d[1] * speed;
+  out->vz = d[2] * speed;
+  out->x = position[0];
+  out->y = position[1];
+  out->z = position[2];
+#pragma clang loop unroll(full)
+  for (int w = 0; w < 4; w++) out->shapeWords[w] = zero;
+}
+
+SLEET_INLINE void sleet_sample_children8_body(
+    const sleet_birth_params *p, const sleet_parent_record *parent, const unsigned long long *streams,
+    const double *times, sleet_birth_lanes *out) {
+  sleet_birth_values8 v;
+  sleet_sample_children8_values(p, parent, streams, times, &v);
+  sleet_store_birth_lanes8(&v, out);
+}
+
 // The kernel for the build's target, and its AVX2 copy for the portable
 // x86-64 build, run where the CPU has AVX2 (as the block loop's copies in
 // sleet_kernels.h; the same code in other builds). Same bits either way
@@ -385,6 +568,19 @@ SLEET_AVX2_COPY static inline int sleet_sample_block8_avx2(
     const sleet_birth_params *p, unsigned long long first, const double *times, double t, unsigned row,
     void *block, sleet_birth_lanes *lanes, double *death) {
   return sleet_sample_block8_body(p, first, times, t, row, block, lanes, death);
+}
+
+// The same two copies of sleet_sample_children8_body.
+static inline void sleet_sample_children8(
+    const sleet_birth_params *p, const sleet_parent_record *parent, const unsigned long long *streams,
+    const double *times, sleet_birth_lanes *out) {
+  sleet_sample_children8_body(p, parent, streams, times, out);
+}
+
+SLEET_AVX2_COPY static inline void sleet_sample_children8_avx2(
+    const sleet_birth_params *p, const sleet_parent_record *parent, const unsigned long long *streams,
+    const double *times, sleet_birth_lanes *out) {
+  sleet_sample_children8_body(p, parent, streams, times, out);
 }
 
 #endif

@@ -79,12 +79,13 @@ struct CellTree: Sendable {
             sprite: sprite(snapshot)))
       }
       let key = CellNode.hash(path)
-      // The birth kernel's parameters per segment, for top-level cells (a
-      // sub-cell's births are sampled one by one, against their parent).
+      // The birth kernels' parameters per segment: the top-level kernel's
+      // (BirthBatch) and the sub-cells' (ChildBirthBatch, which reads
+      // the emission angles and turns each lane's axis itself).
       let seed = effect.emitter.seed
-      let birthSampling =
-        parent == nil
-        ? perSegment.map { BirthBatch.sampling($0, basis: Emission.basis(axis: $0.axis), key: key, seed: seed) } : []
+      let birthSampling = perSegment.map {
+        BirthBatch.sampling($0, basis: Emission.basis(axis: $0.axis), key: key, seed: seed)
+      }
       let node = CellNode(
         number: number, path: path, parent: parent, children: [],
         key: key, parameters: perSegment, birthSampling: birthSampling,
@@ -148,12 +149,12 @@ struct CellNode: Sendable {
   /// FNV-1a of `path`: the cell's part of the random key.
   var key: UInt32
   var parameters: [CellParameters]
-  /// For a top-level cell, per segment, its ``parameters`` flattened for the
-  /// birth kernel with the key and the emitter's seed
+  /// Per segment, the cell's ``parameters`` flattened for the birth
+  /// kernels with the key and the emitter's seed
   /// (``BirthBatch/sampling(_:basis:key:seed:)``), made once here: per
   /// `advance(to:)`, zeroing, filling and copying the 880-byte struct was
-  /// about a fifth of a small effect's step (perf, 2026-12-02). Empty for a
-  /// sub-cell.
+  /// about a fifth of a small effect's step (perf, 2026-12-02). A
+  /// sub-cell's axis and basis fields are unused (its axis is per birth).
   var birthSampling: [sleet_birth_params]
   /// Activity window (on the emitter's timeline for top-level cells, on the
   /// parent's age for sub-cells), from the definition at time 0: it opens at

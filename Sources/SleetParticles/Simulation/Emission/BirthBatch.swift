@@ -133,6 +133,8 @@ struct BirthBatch {
     s.e1 = (e1.x, e1.y, e1.z)
     s.e2 = (e2.x, e2.y, e2.z)
     (s.coneRange, s.cosHalfRange) = (p.angles.range, p.angles.cosHalfRange)
+    (s.cosLongitude, s.sinLongitude) = (p.angles.cosLongitude, p.angles.sinLongitude)
+    (s.cosLatitude, s.sinLatitude) = (p.angles.cosLatitude, p.angles.sinLatitude)
     s.center = (layer.position.x, layer.position.y, layer.position.z)
     (s.width, s.height, s.depth) = (layer.size.x, layer.size.y, layer.depth)
     (s.seed, s.key) = (seed, key)

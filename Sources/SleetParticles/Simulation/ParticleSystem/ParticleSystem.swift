@@ -78,6 +78,13 @@ public final class ParticleSystem {
   /// Always true except in the tests that compare it with enumerating them
   /// anew.
   var usesParentBirthCache = true
+  /// Whether sub-cells' births are sampled eight at a time
+  /// (``ChildBirthBatch``). Always true except in the tests that compare it
+  /// with the scalar sampler.
+  var usesChildBirthBatches = true
+  /// Batches sampled by ``ChildBirthBatch`` since the system was made
+  /// (tests check that the batched path ran).
+  var childBatchesSampled = 0
   var scratchIDs: [UInt64] = []
   var scratchDepths: [Float] = []
   var permutation = RadixPermutation()
