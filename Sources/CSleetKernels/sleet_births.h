@@ -2,7 +2,9 @@
 // kernel behind SleetParticles' `BirthBatch` (BirthBatch.swift), which calls
 // it for every batch of births, and behind `ParticleStore.appendSampledBlock`,
 // which samples a batch alive in every lane straight into a slab block
-// (sleet_sample_block8, at the end).
+// (sleet_sample_block8, further down). Eight births of one sub-cell from one
+// parent have a kernel of their own, sleet_sample_children8 (its section
+// below), built from the same pieces.
 //
 // What it computes, per lane l (birth first + l), exactly as the scalar
 // `BirthSampler.topLevel` does (BirthBatchTests compares them over every
