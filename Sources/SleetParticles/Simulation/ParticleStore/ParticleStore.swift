@@ -71,6 +71,11 @@ final class ParticleStore: @unchecked Sendable {
   /// since the store was made (tests check that a steady effect rarely
   /// moves it).
   private(set) var slabMoves = 0
+  /// The live count last computed for this store (by a frame, a seek or a
+  /// compaction check). The system compacts when the stored count grows
+  /// well past it, and a frame writes in one pass when few of the stored
+  /// are dead.
+  var lastKnownAlive = 0
 
   init(constants: ParticleConstantsTable, capacity: Int = 64) {
     self.constants = constants
@@ -210,6 +215,14 @@ final class ParticleStore: @unchecked Sendable {
 
   /// Birth time of particle `i`.
   func birthTime(_ i: Int) -> Double { timeSlot(i).pointee }
+
+  /// Whether particle `i` is alive at `t`: age t − birth time in [0,
+  /// lifetime), in `Double` (``BirthRecord/isAlive(at:)``).
+  @inline(__always)
+  func isAlive(_ i: Int, at t: Double) -> Bool {
+    let age = t - birthTime(i)
+    return age >= 0 && age < Double(lifetime(i))
+  }
   /// Lifetime of particle `i`.
   func lifetime(_ i: Int) -> Float { floatSlot(2, i).pointee }
   /// Id of particle `i`.

@@ -87,7 +87,7 @@ extension ParticleSystem {
       // pass 1 counts each chunk's live particles so that a prefix sum gives
       // each chunk its output offset.
       let singlePass =
-        !drawsByCell && (threads <= 1 || chunks <= 1) && (store.count - lastKnownAlive) * 8 <= store.count
+        !drawsByCell && (threads <= 1 || chunks <= 1) && (store.count - store.lastKnownAlive) * 8 <= store.count
       var total = 0
       if drawsByCell {
         // Pass 1 counts each part's live particles per cell; a prefix sum
@@ -180,7 +180,7 @@ extension ParticleSystem {
       } else {
         applyOrder(layer.renderMode, to: &frame, count: total)
       }
-      if !anyHidden && localTime != nil { noteAlive(total, at: t) }
+      if !anyHidden && localTime != nil { noteAlive(total, in: store, at: t) }
       frame.batches.removeAll(keepingCapacity: true)
       if total > 0 {
         frame.batches.append(

@@ -16,8 +16,8 @@ extension ParticleSystem {
     if tree.nodes.count == 1 && configuration.overflowPolicy == .reject {
       // One cell: births arrive in (birth time, id) order; append directly.
       store.removeAll()
-      appendAliveBirths(node: 0, after: t - tree.maximumLifetime(0), through: t, at: t)
-      lastKnownAlive = store.count
+      appendAliveBirths(node: 0, into: store, after: t - tree.maximumLifetime(0), through: t, at: t)
+      store.lastKnownAlive = store.count
       localTime = t
       return
     }
@@ -41,7 +41,7 @@ extension ParticleSystem {
       live.removeAll(keepingCapacity: true)
       born = live
     }
-    lastKnownAlive = store.count
+    store.lastKnownAlive = store.count
     localTime = t
   }
 
@@ -104,13 +104,14 @@ extension ParticleSystem {
       return
     }
     let capping = configuration.overflowPolicy == .capOldestFirst
-    dropDeadLeadingBlocks(at: t)
+    dropDeadLeadingBlocks(of: store, at: t)
     if tree.nodes.count == 1 && !capping {
       // One cell: its births arrive in (birth time, id) order, all after the
       // stored ones; append them straight to the slab (no birth list, no
       // sort, one record copy fewer).
-      if store.count > 2 * lastKnownAlive + 1024 { compactIfMostlyDead(at: t) }
-      appendAliveBirths(node: 0, after: Swift.max(previous, t - tree.maximumLifetime(0)), through: t, at: t)
+      if store.count > 2 * store.lastKnownAlive + 1024 { compactIfMostlyDead(store, at: t) }
+      appendAliveBirths(
+        node: 0, into: store, after: Swift.max(previous, t - tree.maximumLifetime(0)), through: t, at: t)
       localTime = t
       return
     }
@@ -126,8 +127,8 @@ extension ParticleSystem {
     // only when the store has grown well past the last known live count (or
     // when capping needs the exact count); `render(into:)` checks every frame
     // with the count it computes anyway.
-    if capping || store.count + born.count > 2 * lastKnownAlive + 1024 {
-      compactIfMostlyDead(at: t)
+    if capping || store.count + born.count > 2 * store.lastKnownAlive + 1024 {
+      compactIfMostlyDead(store, at: t)
     }
     store.reserve(store.count + born.count)
     for r in born { append(r) }
@@ -135,7 +136,7 @@ extension ParticleSystem {
     if capping {
       let alive = store.aliveCount(blocks: 0..<store.blockCount, at: t, hidden: nil)
       if alive > configuration.budget {
-        store.removeAll { !self.isAlive($0, at: t) }
+        store.removeAll { !store.isAlive($0, at: t) }
         store.removeFirst(store.count - configuration.budget)
       }
     }
@@ -143,8 +144,8 @@ extension ParticleSystem {
   }
 
   /// Appends the births of top-level `node` in (`lo`, `hi`] that are alive
-  /// at `t` straight to the store, in birth order (one-cell effects: they
-  /// come after every stored particle). A batch of eight that starts a
+  /// at `t` straight to `store`, in birth order (a store holding only this
+  /// cell: they come after every stored particle). A batch of eight that starts a
   /// fresh block and is alive in every lane is written as one block: sampled
   /// straight into the slab by the C kernel
   /// (``ParticleStore/appendSampledBlock(_:times:at:constantsIndex:cell:lanes:avx2:)``),
@@ -156,7 +157,7 @@ extension ParticleSystem {
   /// that the next one starts at a block boundary: after a partly filled
   /// block, one short batch fills it.
   @inline(__always)
-  func appendAliveBirths(node: Int, after lo: Double, through hi: Double, at t: Double) {
+  func appendAliveBirths(node: Int, into store: ParticleStore, after lo: Double, through hi: Double, at t: Double) {
     let batched = usesBlockAppend
     let avx2 = usesAVX2BirthKernels
     // Where the block kernel leaves a batch it cannot append: uninitialised
@@ -189,7 +190,7 @@ extension ParticleSystem {
         }
         for l in 0..<count where batch.lifetime[l] > 0 {
           let r = batch.record(l, p.pointee, node: node, birthTime: times[l])
-          if r.isAlive(at: t) { append(r) }
+          if r.isAlive(at: t) { append(r, to: store) }
         }
       }
     }
@@ -197,18 +198,22 @@ extension ParticleSystem {
 
   /// Appends `r` to the store with its constants row.
   @inline(__always)
-  func append(_ r: BirthRecord) {
+  func append(_ r: BirthRecord) { append(r, to: store) }
+
+  /// Appends `r` to `store` with its constants row.
+  @inline(__always)
+  func append(_ r: BirthRecord, to store: ParticleStore) {
     store.append(r, constantsIndex: tree.constantsIndex(cell: r.cell, birthTime: r.birthTime))
   }
 
   /// Drops the leading blocks whose particles are all dead at `t` (in birth
   /// order, the oldest die first in the common case): O(1) per block in the
   /// store, and the kernel never reads them again.
-  func dropDeadLeadingBlocks(at t: Double) {
+  func dropDeadLeadingBlocks(of store: ParticleStore, at t: Double) {
     var dead = 0
     while (dead + 1) * 8 <= store.count {
       var anyAlive = false
-      for i in dead * 8..<(dead + 1) * 8 where isAlive(i, at: t) {
+      for i in dead * 8..<(dead + 1) * 8 where store.isAlive(i, at: t) {
         anyAlive = true
         break
       }
@@ -217,7 +222,7 @@ extension ParticleSystem {
     }
     if dead > 0 {
       store.removeFirstBlocks(dead)
-      lastKnownAlive = Swift.min(lastKnownAlive, store.count)
+      store.lastKnownAlive = Swift.min(store.lastKnownAlive, store.count)
     }
   }
 
@@ -237,28 +242,28 @@ extension ParticleSystem {
   /// Counts the live particles and compacts the store when an eighth of it
   /// is dead.
   /// - Complexity: O(stored particles).
-  func compactIfMostlyDead(at t: Double) {
+  func compactIfMostlyDead(_ store: ParticleStore, at t: Double) {
     let alive = store.aliveCount(blocks: 0..<store.blockCount, at: t, hidden: nil)
-    noteAlive(alive, at: t)
+    noteAlive(alive, in: store, at: t)
   }
 
-  /// Records a live count just computed at `t`; compacts when an eighth of
-  /// the store is dead.
-  func noteAlive(_ alive: Int, at t: Double) {
+  /// Records a live count of `store` just computed at `t`; compacts when an
+  /// eighth of the store is dead.
+  func noteAlive(_ alive: Int, in store: ParticleStore, at t: Double) {
     let dead = store.count - alive
     if dead * 8 > store.count {
       // The common case (similar lifetimes, deaths in birth order): the
       // dead form a prefix. Dropping its whole blocks is one block-aligned
       // memmove; the few dead lanes left are holes the kernel skips.
       var prefix = 0
-      while prefix < store.count && !isAlive(prefix, at: t) { prefix += 1 }
+      while prefix < store.count && !store.isAlive(prefix, at: t) { prefix += 1 }
       if prefix * 2 >= dead && prefix >= 8 {
         store.removeFirstBlocks(prefix / 8)
       } else {
-        store.removeAll { !self.isAlive($0, at: t) }
+        store.removeAll { !store.isAlive($0, at: t) }
       }
     }
-    lastKnownAlive = alive
+    store.lastKnownAlive = alive
   }
 
   /// Sorts records into the canonical order in place, without allocating up

@@ -50,13 +50,11 @@ public final class ParticleSystem {
   // ParticleSystem+Stepping/+Rendering/+RenderOrder use them).
   var chunkCounts: [Int] = []
   var born: [BirthRecord] = []
-  /// The live count last computed (by `render` or a compaction check).
-  var lastKnownAlive = 0
   /// Whether one-cell effects append whole batches of eight births as slab
-  /// blocks (``appendAliveBirths(node:after:through:at:)``). Always true
+  /// blocks (``appendAliveBirths(node:into:after:through:at:)``). Always true
   /// except in the tests that compare it with the record-by-record path.
   var usesBlockAppend = true
-  /// Whether ``appendAliveBirths(node:after:through:at:)`` samples into the
+  /// Whether ``appendAliveBirths(node:into:after:through:at:)`` samples into the
   /// slab with the birth kernel's AVX2 copy: where the CPU has AVX2, except
   /// in the tests that run the build's copy too.
   var usesAVX2BirthKernels = SIMDBuildTarget.runsAVX2Kernels
@@ -186,10 +184,7 @@ public final class ParticleSystem {
   }
 
   @inline(__always)
-  func isAlive(_ i: Int, at t: Double) -> Bool {
-    let age = t - store.birthTime(i)
-    return age >= 0 && age < Double(store.lifetime(i))
-  }
+  func isAlive(_ i: Int, at t: Double) -> Bool { store.isAlive(i, at: t) }
 
   // MARK: - Inspection
 
