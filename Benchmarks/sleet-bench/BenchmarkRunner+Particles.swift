@@ -31,7 +31,8 @@ import SleetKit
 ///
 /// Groups `preset confetti t=5` and `preset fireworks t=4`: `render(into:)`
 /// of a multi-cell preset in full swing, 1 thread, no affines (items = its
-/// live particles). Their cells' births interleave in the store, so blocks
+/// live particles). Confetti keeps a store per cell (five small stores);
+/// the fireworks' cells and sub-cells interleave in one store, so blocks
 /// mix constants rows: the path the single-cell groups never take; the
 /// same frame each time, so a frame whose id order needs a sort (the
 /// fireworks' sub-cells) finds every particle of the previous one.
@@ -45,9 +46,11 @@ import SleetKit
 ///
 /// Groups `two-cells n=N`: `render(into:)`, 1 thread, no affines, of the
 /// one-cell effect (`one cell`) and of two such cells at half the rate each
-/// (`two cells`), N live particles both: the two cells' births alternate in
-/// the store, so every block mixes two constants rows, and the frame sorts
-/// by id.
+/// (`two cells`), N live particles both: each cell in a store of its own
+/// (ParticleSystem+CellStores.swift). `two cells, one store`: the same
+/// effect in the single store, where the two cells' births alternate, so
+/// every block mixes two constants rows and the frame is written by cell
+/// (the path of effects that cap or change to a birth-order render mode).
 ///
 /// Groups `back-to-front n=N`: the one-cell effect with a z acceleration
 /// and depth kept, once drawn in birth order (`oldestFirst`, the baseline)
@@ -138,9 +141,10 @@ extension BenchmarkRunner {
             ]
           })
       }
-      // Two cells at the same rate: their births alternate in the store, so
-      // every block mixes two constants rows (the lane-by-lane path), against
-      // the one-cell effect with the same live count in the same group.
+      // Two cells at the same rate, a store each, against the one-cell
+      // effect with the same live count in the same group; and in one store,
+      // where their births alternate, so every block mixes two constants
+      // rows.
       for n in scale.sizes([10_000, 100_000]) {
         groups.append(
           BenchmarkGroup(
@@ -162,6 +166,10 @@ extension BenchmarkRunner {
             let two = try benchmarkSystem(try Effect(emitter: emitter), .init(threads: 1), suite: "particles")
             two.seek(to: 10)
             try expectLive(two, n)
+            let oneStore = try benchmarkSystem(try Effect(emitter: emitter), .init(threads: 1), suite: "particles")
+            oneStore.usesCellStores = false
+            oneStore.seek(to: 10)
+            try expectLive(oneStore, n)
             let state = FrameState()
             return [
               BenchmarkCase("one cell") {
@@ -170,6 +178,10 @@ extension BenchmarkRunner {
               },
               BenchmarkCase("two cells") {
                 two.render(into: &state.frame, threads: 1, computesAffines: false)
+                blackHole(state.frame.instances.count)
+              },
+              BenchmarkCase("two cells, one store") {
+                oneStore.render(into: &state.frame, threads: 1, computesAffines: false)
                 blackHole(state.frame.instances.count)
               },
             ]
@@ -208,8 +220,9 @@ extension BenchmarkRunner {
             }
           })
       }
-      // Multi-cell presets, in full swing (the render suite's times): their
-      // cells' births interleave in the store, so blocks mix constants rows.
+      // Multi-cell presets, in full swing (the render suite's times):
+      // confetti in a store per cell, fireworks (sub-cells) in one store
+      // whose blocks mix constants rows.
       for (preset, time) in [("confetti", 5.0), ("fireworks", 4.0)] {
         groups.append(
           BenchmarkGroup(

@@ -158,11 +158,24 @@ public final class BirthDeltaStream {
     case .fullSystem:
       system.advance(to: time)
       localTime = system.localTime
-      let store = system.store
-      var first = store.count
-      while first > 0 && store.birthTime(first - 1) > previous { first -= 1 }
-      slots.reserveCapacity(store.count - first)
-      for i in first..<store.count { slots.append(makeSlot(store.record(at: i))) }
+      if system.usesCellStores {
+        // Each cell's births of the step end its store; merged into the
+        // single store's order.
+        var born: [BirthRecord] = []
+        for store in system.cellStores {
+          var first = store.count
+          while first > 0 && store.birthTime(first - 1) > previous { first -= 1 }
+          for i in first..<store.count { born.append(store.record(at: i)) }
+        }
+        ParticleSystem.sortCanonically(&born)
+        for r in born { slots.append(makeSlot(r)) }
+      } else {
+        let store = system.store
+        var first = store.count
+        while first > 0 && store.birthTime(first - 1) > previous { first -= 1 }
+        slots.reserveCapacity(store.count - first)
+        for i in first..<store.count { slots.append(makeSlot(store.record(at: i))) }
+      }
     case .birthsOnly:
       let t = system.checkSupported(time, "advance(to:)")
       localTime = t
@@ -220,8 +233,7 @@ public final class BirthDeltaStream {
     var slots: [GPUBirthSlot] = []
     switch source {
     case .fullSystem:
-      let store = system.store
-      for i in 0..<store.count where system.isAlive(i, at: t) { slots.append(makeSlot(store.record(at: i))) }
+      for r in system.liveRecords() { slots.append(makeSlot(r)) }
     case .birthsOnly:
       system.appendAliveBirthSlots(after: nil, at: t, into: &slots, records: &records)
     }

@@ -43,6 +43,13 @@ extension ParticleSystem {
       anyHidden = anyHidden || hidden[i]
     }
     if localTime == nil { store.removeAll() }
+    if usesCellStores {
+      if localTime == nil { for s in cellStores { s.removeAll() } }
+      renderFromCellStores(
+        into: &frame, at: t, threads: threads, computesAffines: computesAffines, computesIDs: computesIDs,
+        layer: layer)
+      return
+    }
 
     let blocks = store.blockCount
     let blocksPerChunk = Swift.max(1, (configuration.chunkSize + 7) / 8)
@@ -128,44 +135,29 @@ extension ParticleSystem {
       let compact = configuration.instanceLayout == .compact
       resizeOutputs(&frame, to: total, compact: compact, affines: computesAffines)
       // Evaluate each chunk into its own output range.
-      frame.instances.withUnsafeMutableBufferPointer { instances in
-        frame.compactInstances.withUnsafeMutableBufferPointer { compactInstances in
-          frame.affines.withUnsafeMutableBufferPointer { affines in
-            scratchIDs.withUnsafeMutableBufferPointer { ids in
-              scratchDepths.withUnsafeMutableBufferPointer { depths in
-                // An empty frame has no buffers; a dummy non-nil pointer is
-                // never written through because every chunk writes 0 particles.
-                let target = EvaluationTarget(
-                  instances: instances.baseAddress ?? UnsafeMutablePointer(bitPattern: 64)!,
-                  compact: compact ? (compactInstances.baseAddress ?? UnsafeMutablePointer(bitPattern: 64)!) : nil,
-                  affines: computesAffines ? affines.baseAddress : nil,
-                  ids: ids.baseAddress ?? UnsafeMutablePointer(bitPattern: 64)!,
-                  depths: depths.baseAddress ?? UnsafeMutablePointer(bitPattern: 64)!,
-                  hidden: hiddenBox.value, flattensDepth: !layer.preservesDepth,
-                  writesSortKeys: writesIDs)
-                if drawsByCell {
-                  let cells = tree.nodes.count
-                  cellCursors.withUnsafeMutableBufferPointer { cursors in
-                    let cursorsBox = UncheckedSendable(cursors.baseAddress!)
-                    Self.parallel(chunks: cellParts, threads: threads) { c in
-                      store.evaluateByCell(
-                        blocks: cellPartBlocks(c), at: t, into: target, cursors: cursorsBox.value + c * cells)
-                    }
-                  }
-                  return
-                }
-                if singlePass {
-                  total = store.evaluate(blocks: 0..<blocks, at: t, into: target, start: 0)
-                  return
-                }
-                let starts = UncheckedSendable(chunkCounts)
-                Self.parallel(chunks: chunks, threads: threads) { c in
-                  let range = c * blocksPerChunk..<Swift.min(blocks, (c + 1) * blocksPerChunk)
-                  _ = store.evaluate(blocks: range, at: t, into: target, start: starts.value[c])
-                }
-              }
+      withEvaluationTarget(
+        &frame, compact: compact, affines: computesAffines, hidden: hiddenBox.value,
+        flattensDepth: !layer.preservesDepth, writesSortKeys: writesIDs
+      ) { target in
+        if drawsByCell {
+          let cells = tree.nodes.count
+          cellCursors.withUnsafeMutableBufferPointer { cursors in
+            let cursorsBox = UncheckedSendable(cursors.baseAddress!)
+            Self.parallel(chunks: cellParts, threads: threads) { c in
+              store.evaluateByCell(
+                blocks: cellPartBlocks(c), at: t, into: target, cursors: cursorsBox.value + c * cells)
             }
           }
+          return
+        }
+        if singlePass {
+          total = store.evaluate(blocks: 0..<blocks, at: t, into: target, start: 0)
+          return
+        }
+        let starts = UncheckedSendable(chunkCounts)
+        Self.parallel(chunks: chunks, threads: threads) { c in
+          let range = c * blocksPerChunk..<Swift.min(blocks, (c + 1) * blocksPerChunk)
+          _ = store.evaluate(blocks: range, at: t, into: target, start: starts.value[c])
         }
       }
       if singlePass { resizeOutputs(&frame, to: total, compact: compact, affines: computesAffines) }
@@ -185,6 +177,35 @@ extension ParticleSystem {
       if total > 0 {
         frame.batches.append(
           DrawBatch(range: 0..<total, blendMode: layer.renderMode == .additive ? .additive : .sourceOver))
+      }
+    }
+  }
+
+  /// Calls `body` with the evaluation target over the frame's buffers (as
+  /// sized by ``resizeOutputs(_:to:compact:affines:)``) and the sort-key
+  /// scratch.
+  func withEvaluationTarget(
+    _ frame: inout ParticleFrame, compact: Bool, affines computesAffines: Bool, hidden: UnsafePointer<Bool>?,
+    flattensDepth: Bool, writesSortKeys: Bool, _ body: (EvaluationTarget) -> Void
+  ) {
+    frame.instances.withUnsafeMutableBufferPointer { instances in
+      frame.compactInstances.withUnsafeMutableBufferPointer { compactInstances in
+        frame.affines.withUnsafeMutableBufferPointer { affines in
+          scratchIDs.withUnsafeMutableBufferPointer { ids in
+            scratchDepths.withUnsafeMutableBufferPointer { depths in
+              // An empty frame has no buffers; a dummy non-nil pointer is
+              // never written through because every chunk writes 0 particles.
+              body(
+                EvaluationTarget(
+                  instances: instances.baseAddress ?? UnsafeMutablePointer(bitPattern: 64)!,
+                  compact: compact ? (compactInstances.baseAddress ?? UnsafeMutablePointer(bitPattern: 64)!) : nil,
+                  affines: computesAffines ? affines.baseAddress : nil,
+                  ids: ids.baseAddress ?? UnsafeMutablePointer(bitPattern: 64)!,
+                  depths: depths.baseAddress ?? UnsafeMutablePointer(bitPattern: 64)!,
+                  hidden: hidden, flattensDepth: flattensDepth, writesSortKeys: writesSortKeys))
+            }
+          }
+        }
       }
     }
   }

@@ -13,6 +13,11 @@ extension ParticleSystem {
   /// - Precondition: `time` is finite and ``supports(time:)``.
   public func seek(to time: Double) {
     let t = checkSupported(time, "seek(to:)")
+    if usesCellStores {
+      seekCellStores(to: t)
+      localTime = t
+      return
+    }
     if tree.nodes.count == 1 && configuration.overflowPolicy == .reject {
       // One cell: births arrive in (birth time, id) order; append directly.
       store.removeAll()
@@ -101,6 +106,11 @@ extension ParticleSystem {
     let t = checkSupported(time, "advance(to:)")
     guard let previous = localTime, t >= previous else {
       seek(to: time)
+      return
+    }
+    if usesCellStores {
+      advanceCellStores(from: previous, to: t)
+      localTime = t
       return
     }
     let capping = configuration.overflowPolicy == .capOldestFirst

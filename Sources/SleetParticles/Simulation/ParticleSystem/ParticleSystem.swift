@@ -35,7 +35,21 @@ public final class ParticleSystem {
   /// Budget, threads, chunking and output options, fixed at creation.
   public let configuration: ParticleSystemConfiguration
   let tree: CellTree
+  /// The particles, in (birth time, id) order; empty while ``usesCellStores``.
   let store: ParticleStore
+  /// One store per cell, cell by cell, for effects that keep them
+  /// (``keepsCellStores(_:_:)``, ParticleSystem+CellStores.swift); empty
+  /// for the others.
+  let cellStores: [ParticleStore]
+  /// Whether the particles live in ``cellStores``: true for the effects
+  /// that keep them, except in the tests that compare them with the single
+  /// store (set before the first seek or step).
+  package var usesCellStores: Bool {
+    willSet {
+      precondition(localTime == nil, "usesCellStores is chosen before the first seek or step")
+      precondition(!newValue || !cellStores.isEmpty, "this effect keeps no cell stores")
+    }
+  }
   /// Local time of the live set, nil before the first seek/advance.
   public internal(set) var localTime: Double?
   /// An upper bound on the live particles this effect can have at once.
@@ -66,6 +80,8 @@ public final class ParticleSystem {
   /// Per part of the cell-order write and cell: the live count, then the
   /// next output index.
   var cellCursors: [Int] = []
+  /// The chunks of a frame with cell stores (``renderFromCellStores(into:at:threads:computesAffines:computesIDs:layer:)``).
+  var cellStoreParts: [CellStorePart] = []
   /// Per cell with sub-cells, its births kept from one step to the next
   /// (``forEachParentBirth(node:after:through:_:)``); nil for the others.
   var parentBirths: [ParentBirths?] = []
@@ -130,6 +146,9 @@ public final class ParticleSystem {
     self.configuration = configuration
     tree = CellTree(effect: effect)
     store = ParticleStore(constants: tree.makeConstantsTable())
+    let keepsCellStores = Self.keepsCellStores(tree, configuration)
+    cellStores = keepsCellStores ? tree.nodes.map { [store] _ in ParticleStore(constants: store.constants) } : []
+    usesCellStores = keepsCellStores
     peakLiveParticles = Self.peak(tree)
     maximumLocalTime = Self.maximumLocalTime(tree)
     if peakLiveParticles > configuration.budget && configuration.overflowPolicy == .reject {
@@ -154,7 +173,9 @@ public final class ParticleSystem {
   public var liveCount: Int {
     guard let t = localTime else { return 0 }
     var n = 0
-    for i in 0..<store.count where isAlive(i, at: t) { n += 1 }
+    for s in storesInUse {
+      for i in 0..<s.count where s.isAlive(i, at: t) { n += 1 }
+    }
     return n
   }
 
@@ -193,22 +214,27 @@ public final class ParticleSystem {
   public func particles() -> [ParticleSnapshot] {
     guard let t = localTime else { return [] }
     var out: [ParticleSnapshot] = []
-    for i in 0..<store.count where isAlive(i, at: t) {
-      let r = store.record(at: i)
-      let a = Float(t - r.birthTime)
-      out.append(
-        ParticleSnapshot(
-          id: r.id, cellPath: tree.nodes[Int(r.cell)].path, birthTime: r.birthTime, lifetime: r.lifetime,
-          position: r.position(age: a), velocity: r.velocity(age: a), scale: r.scale(age: a),
-          rotation: r.rotation(age: a), color: r.color(age: a)))
+    for store in storesInUse {
+      for i in 0..<store.count where store.isAlive(i, at: t) {
+        let r = store.record(at: i)
+        let a = Float(t - r.birthTime)
+        out.append(
+          ParticleSnapshot(
+            id: r.id, cellPath: tree.nodes[Int(r.cell)].path, birthTime: r.birthTime, lifetime: r.lifetime,
+            position: r.position(age: a), velocity: r.velocity(age: a), scale: r.scale(age: a),
+            rotation: r.rotation(age: a), color: r.color(age: a)))
+      }
     }
     out.sort { $0.id < $1.id }
     return out
   }
 
-  /// The birth records of the live set in store order (birth time, then id).
+  /// The birth records of the live set in the single store's order (birth
+  /// time, then id): the cell stores' records merged into it.
   package func liveRecords() -> [BirthRecord] {
     guard let t = localTime else { return [] }
-    return (0..<store.count).filter { isAlive($0, at: t) }.map { store.record(at: $0) }
+    var records = storesInUse.flatMap { s in (0..<s.count).filter { s.isAlive($0, at: t) }.map { s.record(at: $0) } }
+    if usesCellStores { Self.sortCanonically(&records) }
+    return records
   }
 }

@@ -1,0 +1,155 @@
+import SleetMath
+
+/// A store per cell: effects of several top-level cells drawn by id.
+///
+/// In one store, the particles of several cells interleave in birth order,
+/// so every block mixes constants rows: a frame gathered eight rows and
+/// transposed them per block, counted each cell's particles first and wrote
+/// each lane to its cell's next row, and a step collected, sorted and
+/// appended records one by one. `two-cells n=10000` took 4.2× the one-cell
+/// frame (sleet-bench, Zen 4, 2026-12-03).
+///
+/// When every cell is top-level, the effect rejects births over its budget
+/// (no capping, which cuts the oldest across cells) and every segment draws
+/// `unordered` or `additive`, each cell keeps its particles in a store of
+/// its own, and each store is a one-cell effect's:
+/// - a step or a seek appends the cell's births straight to its slab, a
+///   block of eight at a time (``appendAliveBirths(node:into:after:through:at:)``);
+/// - a frame is every visible cell's store evaluated in turn, each block one
+///   constants row, into consecutive output ranges: cell 0's particles, then
+///   cell 1's, each in birth order. That is ascending id (the cell in the
+///   top byte, the birth index below it), the order `unordered` and
+///   `additive` draw, so there is no sort, gather or count per cell; a
+///   hidden cell's store is skipped whole.
+///
+/// The same frames and records bit for bit as the single store
+/// (`CellStoreTests`; ``liveRecords()`` merges the stores into the single
+/// store's order). Other effects, and `usesCellStores = false`, keep the
+/// single store.
+extension ParticleSystem {
+  /// Whether an effect with this tree keeps a store per cell under
+  /// `configuration` (see the extension's comment).
+  static func keepsCellStores(_ tree: CellTree, _ configuration: ParticleSystemConfiguration) -> Bool {
+    tree.nodes.count > 1 && tree.roots.count == tree.nodes.count && configuration.overflowPolicy == .reject
+      && tree.layers.allSatisfy { $0.renderMode == .unordered || $0.renderMode == .additive }
+  }
+
+  /// The stores that hold the particles: the cells' or the single one.
+  var storesInUse: [ParticleStore] { usesCellStores ? cellStores : [store] }
+
+  /// ``seek(to:)`` with a store per cell: each cell's births of its last
+  /// lifetime, appended in birth order.
+  func seekCellStores(to t: Double) {
+    for (c, s) in cellStores.enumerated() {
+      s.removeAll()
+      appendAliveBirths(node: c, into: s, after: t - tree.maximumLifetime(c), through: t, at: t)
+      s.lastKnownAlive = s.count
+    }
+  }
+
+  /// ``advance(to:)`` with a store per cell, from `previous` to `t`: each
+  /// store drops its dead leading blocks, compacts when mostly dead, and
+  /// appends its cell's births.
+  func advanceCellStores(from previous: Double, to t: Double) {
+    for (c, s) in cellStores.enumerated() {
+      dropDeadLeadingBlocks(of: s, at: t)
+      if s.count > 2 * s.lastKnownAlive + 1024 { compactIfMostlyDead(s, at: t) }
+      appendAliveBirths(
+        node: c, into: s, after: Swift.max(previous, t - tree.maximumLifetime(c)), through: t, at: t)
+    }
+  }
+
+  /// ``render(into:)``'s evaluation with a store per cell, at `t`: the
+  /// visible cells' stores in cell order, in chunks of `chunkSize`
+  /// particles. One pass into buffers sized for every stored particle (cut
+  /// afterwards) on one thread with few holes; otherwise pass 1 counts each
+  /// chunk's live particles, and a prefix sum in chunk order gives each
+  /// its output offset.
+  func renderFromCellStores(
+    into frame: inout ParticleFrame, at t: Double, threads: Int, computesAffines: Bool, computesIDs: Bool,
+    layer: LayerParameters
+  ) {
+    let cells = cellStores.count
+    let blocksPerChunk = Swift.max(1, (configuration.chunkSize + 7) / 8)
+    cellStoreParts.removeAll(keepingCapacity: true)
+    var stored = 0
+    var fewHoles = true
+    for c in 0..<cells where !hidden[c] {
+      let s = cellStores[c]
+      stored += s.count
+      fewHoles = fewHoles && (s.count - s.lastKnownAlive) * 8 <= s.count
+      var b = 0
+      while b < s.blockCount {
+        cellStoreParts.append(CellStorePart(cell: c, blocks: b..<Swift.min(s.blockCount, b + blocksPerChunk)))
+        b += blocksPerChunk
+      }
+    }
+    let parts = cellStoreParts
+    let stores = cellStores
+    let singlePass = (threads <= 1 || parts.count <= 1) && fewHoles
+    // Per cell: its live particles written (exact for the visible cells).
+    Self.resize(&cellCursors, to: cells, filler: 0)
+    for c in 0..<cells { cellCursors[c] = 0 }
+    if chunkCounts.count < parts.count + 1 { chunkCounts = Array(repeating: 0, count: parts.count + 1) }
+    var total = 0
+    if singlePass {
+      total = stored
+    } else {
+      chunkCounts.withUnsafeMutableBufferPointer { counts in
+        let countsBox = UncheckedSendable(counts.baseAddress!)
+        Self.parallel(chunks: parts.count, threads: threads) { i in
+          countsBox.value[i] = stores[parts[i].cell].aliveCount(blocks: parts[i].blocks, at: t, hidden: nil)
+        }
+      }
+      for i in parts.indices {
+        let n = chunkCounts[i]
+        chunkCounts[i] = total
+        total += n
+        cellCursors[parts[i].cell] += n
+      }
+    }
+    let compact = configuration.instanceLayout == .compact
+    resizeOutputs(&frame, to: total, compact: compact, affines: computesAffines)
+    withEvaluationTarget(
+      &frame, compact: compact, affines: computesAffines, hidden: nil, flattensDepth: !layer.preservesDepth,
+      writesSortKeys: computesIDs
+    ) { target in
+      if singlePass {
+        var o = 0
+        for c in 0..<cells where !hidden[c] {
+          let s = stores[c]
+          let n = s.evaluate(blocks: 0..<s.blockCount, at: t, into: target, start: o)
+          cellCursors[c] = n
+          o += n
+        }
+        total = o
+        return
+      }
+      let starts = UncheckedSendable(chunkCounts)
+      Self.parallel(chunks: parts.count, threads: threads) { i in
+        _ = stores[parts[i].cell].evaluate(blocks: parts[i].blocks, at: t, into: target, start: starts.value[i])
+      }
+    }
+    if singlePass { resizeOutputs(&frame, to: total, compact: compact, affines: computesAffines) }
+    if computesIDs {
+      Self.resize(&frame.ids, to: total, filler: 0)
+      for i in 0..<total { frame.ids[i] = scratchIDs[i] }
+      assert(Self.isAscending(scratchIDs, count: total), "the cell stores' frame left ids out of order")
+    } else {
+      frame.ids.removeAll(keepingCapacity: true)
+    }
+    for c in 0..<cells where !hidden[c] { noteAlive(cellCursors[c], in: stores[c], at: t) }
+    frame.batches.removeAll(keepingCapacity: true)
+    if total > 0 {
+      frame.batches.append(
+        DrawBatch(range: 0..<total, blendMode: layer.renderMode == .additive ? .additive : .sourceOver))
+    }
+  }
+}
+
+/// A chunk of a frame with a store per cell: blocks `blocks` of cell
+/// `cell`'s store.
+struct CellStorePart {
+  var cell: Int
+  var blocks: Range<Int>
+}
