@@ -196,15 +196,7 @@ SLEET_INLINE sleet_float8 sleet_sqrt8(sleet_float8 x) {
 
 // Lane-wise (x >= 0 ? x : 0).squareRoot(): NaN and negative lanes give +0.
 SLEET_INLINE sleet_float8 sleet_sqrt_of_positive_part8(sleet_float8 x) {
-  sleet_float8 v = sleet_select(x >= sleet_splat(0), x, sleet_splat(0));
-#if __has_builtin(__builtin_elementwise_sqrt)
-  return __builtin_elementwise_sqrt(v);
-#else
-  sleet_float8 r;
-#pragma clang loop unroll(full)
-  for (int l = 0; l < 8; l++) r[l] = __builtin_sqrtf(v[l]);
-  return r;
-#endif
+  return sleet_sqrt8(sleet_select(x >= sleet_splat(0), x, sleet_splat(0)));
 }
 
 // Emission.cone of eight lanes, open cone (p->coneRange > 0): directions

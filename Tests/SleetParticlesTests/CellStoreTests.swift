@@ -83,13 +83,7 @@ struct CellStoreTests {
       var drawn = 0
       var storesInUse = 0
       for (k, (t, seeks)) in Self.times.enumerated() {
-        if seeks {
-          cells.seek(to: t)
-          single.seek(to: t)
-        } else {
-          cells.advance(to: t)
-          single.advance(to: t)
-        }
+        move(cells, single, to: t, seeks: seeks)
         #expect(cells.liveRecords() == single.liveRecords(), "\(name), time \(k): \(t) s")
         cells.render(into: &frames.0)
         single.render(into: &frames.1)

@@ -10,31 +10,17 @@ import Testing
 /// sub-cells.
 @Suite("Batched sub-cell births equal the scalar sampler")
 struct ChildBirthBatchTests {
-  /// A sub-cell exercising every sampled attribute: `lifetimeRange` 3
-  /// around a lifetime of 1 makes about a third of the births lifetime ≤ 0.
+  /// A sub-cell exercising every sampled attribute (``BirthBatchTests``'s
+  /// cell, whose `lifetimeRange` makes about a third of the births lifetime
+  /// ≤ 0), with its own longitude, a colour and a z acceleration.
   static func child(
     _ name: String, range: Float, latitude: Float, longitude: Float, rate: Float
   ) -> EmitterCell {
-    testCell(name, birthRate: rate, lifetime: 1, velocity: 30) {
-      $0.lifetimeRange = 3
-      $0.velocityRange = 25
-      $0.emissionRange = range
-      $0.emissionLongitude = longitude
-      $0.emissionLatitude = latitude
-      $0.scale = 0.8
-      $0.scaleRange = 0.5
-      $0.scaleSpeed = -0.1
-      $0.spin = 1.5
-      $0.spinRange = 2
-      $0.color = ColorRGBA(red: 0.9, green: 0.5, blue: 0.2, alpha: 0.8)
-      $0.redRange = 0.3
-      $0.greenRange = 0.2
-      $0.blueRange = 0.1
-      $0.alphaRange = 0.4
-      $0.alphaSpeed = -0.2
-      $0.yAcceleration = -7
-      $0.zAcceleration = 4
-    }
+    var c = BirthBatchTests.cell(name, range: range, latitude: latitude, rate: rate)
+    c.emissionLongitude = longitude
+    c.color = ColorRGBA(red: 0.9, green: 0.5, blue: 0.2, alpha: 0.8)
+    c.zAcceleration = 4
+    return c
   }
 
   /// One top-level cell whose sub-cells cover closed, tiny, open, full and
@@ -170,13 +156,7 @@ struct ChildBirthBatchTests {
       var frames = (ParticleFrame(), ParticleFrame())
       var live = 0
       for (k, (t, seeks)) in Self.times.enumerated() {
-        if seeks {
-          batched.seek(to: t)
-          scalar.seek(to: t)
-        } else {
-          batched.advance(to: t)
-          scalar.advance(to: t)
-        }
+        move(batched, scalar, to: t, seeks: seeks)
         let records = (batched.liveRecords(), scalar.liveRecords())
         #expect(records.0 == records.1, "\(name), time \(k): \(t) s")
         batched.render(into: &frames.0)

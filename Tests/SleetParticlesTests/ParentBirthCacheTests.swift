@@ -54,13 +54,7 @@ struct ParentBirthCacheTests {
       var live = 0
       var cached = 0
       for (k, (t, seeks)) in Self.times.enumerated() {
-        if seeks {
-          kept.seek(to: t)
-          anew.seek(to: t)
-        } else {
-          kept.advance(to: t)
-          anew.advance(to: t)
-        }
+        move(kept, anew, to: t, seeks: seeks)
         let records = (kept.liveRecords(), anew.liveRecords())
         #expect(records.0 == records.1, "\(name), time \(k): \(t) s")
         kept.render(into: &frames.0)

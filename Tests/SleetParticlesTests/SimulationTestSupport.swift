@@ -64,6 +64,14 @@ func fireworksLikeEffect(seed: UInt32 = 7) -> Effect {
   }
 }
 
+/// Moves every system to `t`: `seek(to:)` when `seeks`, else `advance(to:)`
+/// (tests that compare two paths over the same times).
+func move(_ systems: ParticleSystem..., to t: Double, seeks: Bool) {
+  for system in systems {
+    if seeks { system.seek(to: t) } else { system.advance(to: t) }
+  }
+}
+
 /// Bit patterns of a frame's instances, for exact comparison.
 func bits(_ frame: ParticleFrame) -> [UInt32] {
   var out: [UInt32] = []

@@ -60,26 +60,9 @@ extension ParticleSystem {
           times.initialize(repeating: 0, count: 8)
           var k = first
           while k < last {
-            let length = Swift.min(8, last - k)
-            var count = 0
-            var closed = false
-            var segment = 0
-            while count < length {
-              guard let tb = n.schedule.birthTime(k + count, in: window) else {
-                closed = true
-                break
-              }
-              if segmented {
-                let s = tree.segment(at: tb)
-                if count == 0 {
-                  segment = s
-                } else if s != segment {
-                  break
-                }
-              }
-              times[count] = tb
-              count += 1
-            }
+            let (count, closed, segment) = batchTimes(
+              of: n, in: window, from: k, length: Swift.min(8, last - k), segmented: segmented
+            ) { times[$0] = $1 }
             if count > 0 {
               childBatchesSampled += 1
               batch.sample(
@@ -92,6 +75,34 @@ extension ParticleSystem {
         }
       }
     }
+  }
+
+  /// The birth times of a batch: births `k`, `k + 1`, … of `n` in
+  /// `window`, at most `length`, each passed to `store` with its lane. The
+  /// batch ends early at a closed window (the first birth whose time is
+  /// nil: `closed`) and, when the effect is `segmented`, where the segment
+  /// changes, so that one parameter set (`segment`'s) serves all its lanes.
+  @inline(__always)
+  func batchTimes(
+    of n: CellNode, in window: ActivityWindow, from k: Int, length: Int, segmented: Bool,
+    _ store: (Int, Double) -> Void
+  ) -> (count: Int, closed: Bool, segment: Int) {
+    var count = 0
+    var segment = 0
+    while count < length {
+      guard let tb = n.schedule.birthTime(k + count, in: window) else { return (count, true, segment) }
+      if segmented {
+        let s = tree.segment(at: tb)
+        if count == 0 {
+          segment = s
+        } else if s != segment {
+          break
+        }
+      }
+      store(count, tb)
+      count += 1
+    }
+    return (count, false, segment)
   }
 
   /// The fewest births of one parent in one call that go through
@@ -242,7 +253,7 @@ extension ParticleSystem {
     // One rate for the whole timeline (no timed changes): eight birth times
     // in one vector step (``BirthSchedule/uniformBirthTimes(_:in:)``).
     let uniformRate = !segmented && n.schedule.rates.count == 1 && n.schedule.rates[0] > 0
-    precondition(n.birthSampling.count == n.parameters.count, "a top-level cell has its birth kernel's parameters")
+    precondition(n.birthSampling.count == n.parameters.count, "every cell has its birth kernels' parameters")
     n.parameters.withUnsafeBufferPointer { parameters in
       n.birthSampling.withUnsafeBufferPointer { sampling in
         // Batches of consecutive births (the last one may be partial): the
@@ -261,21 +272,8 @@ extension ParticleSystem {
             times = t
             count = length
           } else {
-            while count < length {
-              guard let tb = n.schedule.birthTime(k + count, in: window) else {
-                closed = true
-                break
-              }
-              if segmented {
-                let s = tree.segment(at: tb)
-                if count == 0 {
-                  segment = s
-                } else if s != segment {
-                  break
-                }
-              }
-              times[count] = tb
-              count += 1
+            (count, closed, segment) = batchTimes(of: n, in: window, from: k, length: length, segmented: segmented) {
+              times[$0] = $1
             }
           }
           if count > 0 {
