@@ -173,6 +173,9 @@ extension ParticleStore {
           rows: constants.rows, aliveBefore: surelyAliveBounds + b, fullBlocks: fullBlocks - b, into: target, at: o)
         o += run.written
         b += run.blocks
+        // Blocks of one row to the end (every one-cell store): no call for
+        // an empty run of the other kind.
+        if b == range.upperBound { break }
         let mixed = Self.evaluateRun(
           blocks + b * Self.blockBytes, ids: ids + b * 8, count: range.upperBound - b, at: t,
           rows: constants.rows, aliveBefore: surelyAliveBounds + b, fullBlocks: fullBlocks - b, into: target, at: o,
