@@ -24,6 +24,10 @@ struct CellTree: Sendable {
   var spriteSampling: [SpriteSampling]
   /// Layer-level settings per segment.
   var layers: [LayerParameters]
+  /// Per cell, ``maximumLifetime(_:)`` and ``maximumEmissionAge(_:)``,
+  /// made once here (steps and seeks ask them per cell and per parent).
+  private var maximumLifetimes: [Double] = []
+  private var maximumEmissionAges: [Double] = []
 
   init(effect: Effect) {
     let times = effect.changeTimes
@@ -104,6 +108,11 @@ struct CellTree: Sendable {
     }
     // ParticleSystem rejects larger effects before building a tree.
     assert(nodes.count <= Effect.maximumCells, "an effect may have at most 255 cells in all")
+    maximumLifetimes = nodes.map(\.maximumLifetime)
+    maximumEmissionAges = nodes.map { n in
+      guard let parent = n.parent else { return 0 }
+      return n.window(origin: 0, parentLifetime: nodes[parent].maximumLifetime)?.end ?? 0
+    }
   }
 
   /// The segment whose stretch of the timeline contains `t`.
@@ -127,15 +136,12 @@ struct CellTree: Sendable {
 
   /// The longest lifetime any particle of `node` can have, with a small
   /// relative margin so that it bounds every `Float` sample.
-  func maximumLifetime(_ node: Int) -> Double { nodes[node].maximumLifetime }
+  func maximumLifetime(_ node: Int) -> Double { maximumLifetimes[node] }
 
   /// The largest parent age at which `node` (a sub-cell) can still emit: the
-  /// end of its window on the longest-lived parent (0 when it never opens).
-  func maximumEmissionAge(_ node: Int) -> Double {
-    let n = nodes[node]
-    guard let parent = n.parent else { return 0 }
-    return n.window(origin: 0, parentLifetime: nodes[parent].maximumLifetime)?.end ?? 0
-  }
+  /// end of its window on the longest-lived parent (0 for a top-level cell
+  /// and when the window never opens).
+  func maximumEmissionAge(_ node: Int) -> Double { maximumEmissionAges[node] }
 }
 
 /// One cell of the flattened tree.
