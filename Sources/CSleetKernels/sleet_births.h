@@ -194,7 +194,8 @@ SLEET_INLINE sleet_float8 sleet_sqrt8(sleet_float8 x) {
 #endif
 }
 
-// Lane-wise (x >= 0 ? x : 0).squareRoot(): NaN and negative lanes give +0.
+// Lane-wise (x >= 0 ? x : 0).squareRoot(): NaN and negative lanes give +0
+// (−0 passes through: √−0 = −0, as Swift's max(0, x) then squareRoot()).
 SLEET_INLINE sleet_float8 sleet_sqrt_of_positive_part8(sleet_float8 x) {
   return sleet_sqrt8(sleet_select(x >= sleet_splat(0), x, sleet_splat(0)));
 }

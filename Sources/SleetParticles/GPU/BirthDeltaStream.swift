@@ -142,7 +142,8 @@ public final class BirthDeltaStream {
   /// - Complexity: births-only: O(births in the step) (plus, for sub-cells,
   ///   their parents born within the sub-cell's longest emission age);
   ///   full system: as ``ParticleSystem/advance(to:)`` plus O(births in the
-  ///   step). Amortised: each slot's leading-death trim happens once.
+  ///   step), times the cells for an effect with a store per cell (a merge
+  ///   of the cells' births). Amortised: each slot's leading-death trim happens once.
   public func advance(to time: Double) throws(BirthDeltaError) -> BirthDelta {
     guard !needsSnapshot, let previous = localTime, system.localTime(for: time) >= previous else {
       return try seek(to: time)
@@ -159,16 +160,33 @@ public final class BirthDeltaStream {
       system.advance(to: time)
       localTime = system.localTime
       if system.usesCellStores {
-        // Each cell's births of the step end its store; merged into the
-        // single store's order.
-        var born: [BirthRecord] = []
-        for store in system.cellStores {
-          var first = store.count
-          while first > 0 && store.birthTime(first - 1) > previous { first -= 1 }
-          for i in first..<store.count { born.append(store.record(at: i)) }
+        // Each cell's births of the step end its store, in (birth time, id)
+        // order: merged into the single store's order, the earliest head
+        // first (ids differ between cells, so nothing ties).
+        let stores = system.cellStores
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: stores.count) { next in
+          var remaining = 0
+          for (c, store) in stores.enumerated() {
+            var first = store.count
+            while first > 0 && store.birthTime(first - 1) > previous { first -= 1 }
+            next[c] = first
+            remaining += store.count - first
+          }
+          slots.reserveCapacity(remaining)
+          while remaining > 0 {
+            var best = -1
+            for c in stores.indices where next[c] < stores[c].count {
+              if best >= 0 {
+                let (t, u) = (stores[c].birthTime(next[c]), stores[best].birthTime(next[best]))
+                guard t < u || (t == u && stores[c].id(next[c]) < stores[best].id(next[best])) else { continue }
+              }
+              best = c
+            }
+            slots.append(makeSlot(stores[best].record(at: next[best])))
+            next[best] += 1
+            remaining -= 1
+          }
         }
-        ParticleSystem.sortCanonically(&born)
-        for r in born { slots.append(makeSlot(r)) }
       } else {
         let store = system.store
         var first = store.count

@@ -24,9 +24,11 @@ extension ParticleSystem {
   }
 
   /// The births (lifetime > 0) of sub-cell `node` from `parent` in (`lo`,
-  /// `hi`], in birth order: runs of at least ``minimumChildBatch`` births of
-  /// one segment by ``ChildBirthBatch`` (eight at a time), the others one by
-  /// one by the scalar ``BirthSampler/child(tree:seed:node:parent:k:birthTime:)``.
+  /// `hi`], in birth order: when the parent has at least
+  /// ``minimumChildBatch`` births in the interval, by ``ChildBirthBatch``,
+  /// eight at a time (a batch also ends where the segment changes, so it
+  /// may hold fewer); otherwise one by one by the scalar
+  /// ``BirthSampler/child(tree:seed:node:parent:k:birthTime:)``.
   /// Same records either way (``ChildBirthBatch``'s invariant), so where the
   /// batches start never changes a birth.
   func forEachChildBirth(

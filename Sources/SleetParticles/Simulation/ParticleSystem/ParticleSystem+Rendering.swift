@@ -14,8 +14,11 @@ extension ParticleSystem {
   ///   order needs one (never for `oldestFirst`/`oldestLast`, nor for
   ///   `unordered` when birth order is already id order, e.g. one cell).
   ///   Several top-level cells (no sub-cells) in `unordered` or
-  ///   `additive` order are written straight in id order (a count per cell,
-  ///   then each particle at its cell's next row), with no sort.
+  ///   `additive` order keep a store per cell, evaluated in turn in id
+  ///   order (ParticleSystem+CellStores.swift); in one store (an effect
+  ///   that caps, or changes render mode) they are written straight in id
+  ///   order (a count per cell, then each particle at its cell's next row).
+  ///   Neither sorts.
   ///   No allocations once the buffers have grown.
   public func render(into frame: inout ParticleFrame) {
     render(

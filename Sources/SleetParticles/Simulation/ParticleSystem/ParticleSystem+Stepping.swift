@@ -162,10 +162,10 @@ extension ParticleSystem {
   /// or, for shapes whose point is placed per lane, sampled and then written
   /// column by column (``ParticleStore/appendBlock(_:times:constantsIndex:cell:)``);
   /// any other batch (a partial one, a dead or never-existing lane, a
-  /// partly filled block) goes record by record through ``append(_:)``, the
-  /// naive twin (`BatchedAppendTests` compares them). Batches are cut so
-  /// that the next one starts at a block boundary: after a partly filled
-  /// block, one short batch fills it.
+  /// partly filled block) goes record by record through
+  /// ``append(_:to:)``, the naive twin (`BatchedAppendTests` compares them).
+  /// Batches are cut so that the next one starts at a block boundary of
+  /// `store`: after a partly filled block, one short batch fills it.
   @inline(__always)
   func appendAliveBirths(node: Int, into store: ParticleStore, after lo: Double, through hi: Double, at t: Double) {
     let batched = usesBlockAppend
@@ -177,7 +177,7 @@ extension ParticleSystem {
     withUnsafeTemporaryAllocation(of: sleet_birth_lanes.self, capacity: 1) { buffer in
       let lanes = buffer.baseAddress!
       forEachTopLevelBatch(
-        node: node, after: lo, through: hi, nextLength: { batched ? 8 - (self.store.count & 7) : 8 }
+        node: node, after: lo, through: hi, nextLength: { batched ? 8 - (store.count & 7) : 8 }
       ) { source, times, count, p, _ in
         let fresh = batched && count == 8 && store.count & 7 == 0
         let batch: BirthBatch

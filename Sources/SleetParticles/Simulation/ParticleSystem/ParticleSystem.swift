@@ -64,8 +64,8 @@ public final class ParticleSystem {
   // ParticleSystem+Stepping/+Rendering/+RenderOrder use them).
   var chunkCounts: [Int] = []
   var born: [BirthRecord] = []
-  /// Whether one-cell effects append whole batches of eight births as slab
-  /// blocks (``appendAliveBirths(node:into:after:through:at:)``). Always true
+  /// Whether one-cell effects and cell stores append whole batches of
+  /// eight births as slab blocks (``appendAliveBirths(node:into:after:through:at:)``). Always true
   /// except in the tests that compare it with the record-by-record path.
   var usesBlockAppend = true
   /// Whether ``appendAliveBirths(node:into:after:through:at:)`` samples into the
@@ -203,9 +203,6 @@ public final class ParticleSystem {
     )
     return t
   }
-
-  @inline(__always)
-  func isAlive(_ i: Int, at t: Double) -> Bool { store.isAlive(i, at: t) }
 
   // MARK: - Inspection
 
