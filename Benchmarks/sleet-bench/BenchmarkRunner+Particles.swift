@@ -51,6 +51,9 @@ import SleetKit
 /// effect in the single store, where the two cells' births alternate, so
 /// every block mixes two constants rows and the frame is written by cell
 /// (the path of effects that cap or change to a birth-order render mode).
+/// `… step`: a system of its own advanced by 1/60 s a call, then rendered
+/// (births, deaths and the frame of a running effect); `… seek`: `seek(to:)`
+/// to 10 s and 10 s + 1/60 in turn.
 ///
 /// Groups `back-to-front n=N`: the one-cell effect with a z acceleration
 /// and depth kept, once drawn in birth order (`oldestFirst`, the baseline)
@@ -170,7 +173,29 @@ extension BenchmarkRunner {
             oneStore.usesCellStores = false
             oneStore.seek(to: 10)
             try expectLive(oneStore, n)
+            // Systems of their own for the steps and seeks.
+            func system(_ effect: Effect, cellStores: Bool = true, seekTo time: Double? = 10) throws
+              -> ParticleSystem
+            {
+              let s = try benchmarkSystem(effect, .init(threads: 1), suite: "particles")
+              if !cellStores { s.usesCellStores = false }
+              if let time { s.seek(to: time) }
+              return s
+            }
+            let twoCells = try Effect(emitter: emitter)
+            let stepping = (
+              try system(ParticleSystem.steadyStateEffect(liveParticles: n)), try system(twoCells),
+              try system(twoCells, cellStores: false)
+            )
+            let seeking = (try system(twoCells, seekTo: nil), try system(twoCells, cellStores: false, seekTo: nil))
+            var times = (10.0, 10.0, 10.0)
             let state = FrameState()
+            func step(_ s: ParticleSystem, _ t: inout Double) {
+              t += frameTime
+              s.advance(to: t)
+              s.render(into: &state.stepped, threads: 1, computesAffines: false)
+              blackHole(state.stepped.instances.count)
+            }
             return [
               BenchmarkCase("one cell") {
                 one.render(into: &state.frame, threads: 1, computesAffines: false)
@@ -184,6 +209,12 @@ extension BenchmarkRunner {
                 oneStore.render(into: &state.frame, threads: 1, computesAffines: false)
                 blackHole(state.frame.instances.count)
               },
+              // Each step case advances its own system by 1/60 s a call.
+              BenchmarkCase("one cell step") { step(stepping.0, &times.0) },
+              BenchmarkCase("two cells step") { step(stepping.1, &times.1) },
+              BenchmarkCase("two cells, one store step") { step(stepping.2, &times.2) },
+              seekCase(seeking.0, at: 10, then: 10 + frameTime, name: "two cells seek"),
+              seekCase(seeking.1, at: 10, then: 10 + frameTime, name: "two cells, one store seek"),
             ]
           })
       }
@@ -321,10 +352,12 @@ func benchmarkSystem(
 
 /// Case `seek`: `system.seek(to:)` to `first` and `second` in turn, so that
 /// every call rebuilds the live set (items: the group's, or `items`).
-func seekCase(_ system: ParticleSystem, at first: Double, then second: Double, items: Int? = nil) -> BenchmarkCase {
+func seekCase(
+  _ system: ParticleSystem, at first: Double, then second: Double, items: Int? = nil, name: String = "seek"
+) -> BenchmarkCase {
   var time = first
   return BenchmarkCase(
-    "seek", items: items,
+    name, items: items,
     byteModel: ByteModel(bytesPerItem: 72, "64 B slab row + 8 B id written per live particle")
   ) {
     time = time == first ? second : first
