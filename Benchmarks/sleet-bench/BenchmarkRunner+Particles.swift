@@ -59,7 +59,9 @@ import SleetKit
 /// and depth kept, once drawn in birth order (`oldestFirst`, the baseline)
 /// and once back to front (`backToFront`), each stepped by 1/60 s a call
 /// and rendered, 1 thread, no affines: what the sort by tracked z (then id)
-/// and the gather of the rows after it cost a 3D effect's frame.
+/// and the gather of the rows after it cost a 3D effect's frame. Then two
+/// such cells at half the rate each, drawn back to front: in a store per
+/// cell, and in one store (`… one store`).
 ///
 /// Group `births n=B` (items = births): from an empty store, one
 /// `advance(to:)` over an interval holding exactly B births (rate 2²⁰/s,
@@ -229,19 +231,30 @@ extension BenchmarkRunner {
             baseline: "oldestFirst", reference: nil
           ) {
             var systems: [ParticleSystem] = []
-            for mode in [RenderMode.oldestFirst, .backToFront] {
-              var emitter = ParticleSystem.steadyStateEffect(liveParticles: n).emitter
+            for (mode, cells, cellStores) in [
+              (RenderMode.oldestFirst, 1, true), (.backToFront, 1, true), (.backToFront, 2, true),
+              (.backToFront, 2, false),
+            ] {
+              var emitter = ParticleSystem.steadyStateEffect(liveParticles: n / cells).emitter
               emitter.emitterCells[0].zAcceleration = 4
+              if cells == 2 {
+                var second = emitter.emitterCells[0]
+                second.name = "second"
+                second.zAcceleration = -3
+                emitter.emitterCells.append(second)
+              }
               emitter.renderMode = mode
               emitter.preservesDepth = true
               let system = try benchmarkSystem(try Effect(emitter: emitter), .init(threads: 1), suite: "particles")
+              if !cellStores { system.usesCellStores = false }
               system.seek(to: 10)
               try expectLive(system, n)
               systems.append(system)
             }
             let state = FrameState()
-            var times = [10.0, 10.0]
-            return zip(["oldestFirst", "backToFront"], systems.indices).map { name, k in
+            var times = [10.0, 10.0, 10.0, 10.0]
+            let names = ["oldestFirst", "backToFront", "backToFront, two cells", "backToFront, two cells, one store"]
+            return zip(names, systems.indices).map { name, k in
               BenchmarkCase(name) {
                 times[k] += frameTime
                 systems[k].advance(to: times[k])

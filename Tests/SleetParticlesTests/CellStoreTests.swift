@@ -3,7 +3,8 @@ import Testing
 @testable import SleetParticles
 
 /// A store per cell (ParticleSystem+CellStores.swift) against the single
-/// store it replaces for effects of several top-level cells drawn by id:
+/// store it replaces for effects of several top-level cells drawn by id or
+/// back to front:
 /// the same live records, the same frames byte for byte and the same GPU
 /// birth deltas, over steps, a long step, seeks both ways, timed changes
 /// (a hidden cell, a rate change, a new shape) and one or two threads in
@@ -44,10 +45,38 @@ struct CellStoreTests {
       ])
   }
 
+  /// Three cells in 3D drawn back to front (depth kept), one hidden for a
+  /// while: the frame sorts by tracked z after the cell-major id order.
+  static func depthEffect() throws -> Effect {
+    let cells = ["near", "far", "side"].enumerated().map { i, name in
+      testCell(name, birthRate: 60 + 20 * Float(i), lifetime: 1 + 0.3 * Float(i), velocity: 30) {
+        $0.lifetimeRange = 0.8
+        $0.emissionRange = 3
+        $0.emissionLatitude = 0.4 * Float(i) - 0.4
+        $0.zAcceleration = 5 - 4 * Float(i)
+      }
+    }
+    let base = testEffect(cells) {
+      $0.emitterShape = .cuboid
+      $0.emitterMode = .volume
+      $0.emitterSize = SIMD2(80, 60)
+      $0.emitterDepth = 50
+      $0.renderMode = .backToFront
+      $0.preservesDepth = true
+      $0.seed = 43
+    }
+    return try Effect(
+      emitter: base.emitter,
+      changes: [
+        PropertyChange(time: 0.9, keyPath: "emitterCells.far.enabled", value: .bool(false)),
+        PropertyChange(time: 1.6, keyPath: "emitterCells.far.enabled", value: .bool(true)),
+      ])
+  }
+
   static func effects() throws -> [(String, Effect)] {
     [
       ("confetti", try Effect.preset(named: "confetti")), ("sparkle", try Effect.preset(named: "sparkle")),
-      ("changing", try changingEffect()),
+      ("changing", try changingEffect()), ("depth", try depthEffect()),
     ]
   }
 
@@ -150,8 +179,9 @@ struct CellStoreTests {
     #expect(try keeps(try Self.changingEffect()))
     #expect(try !keeps(testEffect([testCell("a")])), "one cell")
     #expect(try !keeps(try Effect.preset(named: "fireworks")), "sub-cells")
+    #expect(try keeps(try Self.depthEffect()))
     #expect(try !keeps(testEffect(two), .init(overflowPolicy: .capOldestFirst)), "capping")
-    for mode in [RenderMode.oldestFirst, .oldestLast, .backToFront] {
+    for mode in [RenderMode.oldestFirst, .oldestLast] {
       #expect(try !keeps(testEffect(two) { $0.renderMode = mode }), "\(mode)")
     }
     // A timed change to an order that needs birth order or depth.

@@ -1,6 +1,7 @@
 import SleetMath
 
-/// A store per cell: effects of several top-level cells drawn by id.
+/// A store per cell: effects of several top-level cells drawn by id (or back
+/// to front).
 ///
 /// In one store, the particles of several cells interleave in birth order,
 /// so every block mixes constants rows: a frame gathered eight rows and
@@ -11,8 +12,8 @@ import SleetMath
 ///
 /// When every cell is top-level, the effect rejects births over its budget
 /// (no capping, which cuts the oldest across cells) and every segment draws
-/// `unordered` or `additive`, each cell keeps its particles in a store of
-/// its own, and each store is a one-cell effect's:
+/// `unordered`, `additive` or `backToFront`, each cell keeps its particles
+/// in a store of its own, and each store is a one-cell effect's:
 /// - a step or a seek appends the cell's births straight to its slab, a
 ///   block of eight at a time (``appendAliveBirths(node:into:after:through:at:)``);
 /// - a frame is every visible cell's store evaluated in turn, each block one
@@ -20,7 +21,12 @@ import SleetMath
 ///   cell 1's, each in birth order. That is ascending id (the cell in the
 ///   top byte, the birth index below it), the order `unordered` and
 ///   `additive` draw, so there is no sort, gather or count per cell; a
-///   hidden cell's store is skipped whole.
+///   hidden cell's store is skipped whole. `backToFront` then sorts by
+///   tracked z alone (stably, so ties keep id order).
+///
+/// `oldestFirst`/`oldestLast` draw in birth order across cells, which one
+/// store holds as it is; from a store per cell it would take a merge and
+/// a gather every frame. Those effects keep the single store.
 ///
 /// The same frames and records bit for bit as the single store
 /// (`CellStoreTests`; ``liveRecords()`` merges the stores into the single
@@ -31,7 +37,7 @@ extension ParticleSystem {
   /// `configuration` (see the extension's comment).
   static func keepsCellStores(_ tree: CellTree, _ configuration: ParticleSystemConfiguration) -> Bool {
     tree.nodes.count > 1 && tree.roots.count == tree.nodes.count && configuration.overflowPolicy == .reject
-      && tree.layers.allSatisfy { $0.renderMode == .unordered || $0.renderMode == .additive }
+      && tree.layers.allSatisfy { [.unordered, .additive, .backToFront].contains($0.renderMode) }
   }
 
   /// The stores that hold the particles: the cells' or the single one.
@@ -109,10 +115,11 @@ extension ParticleSystem {
       }
     }
     let compact = configuration.instanceLayout == .compact
+    let byDepth = layer.renderMode == .backToFront
     resizeOutputs(&frame, to: total, compact: compact, affines: computesAffines)
     withEvaluationTarget(
       &frame, compact: compact, affines: computesAffines, hidden: nil, flattensDepth: !layer.preservesDepth,
-      writesSortKeys: computesIDs
+      writesSortKeys: computesIDs || byDepth
     ) { target in
       if singlePass {
         var o = 0
@@ -131,13 +138,17 @@ extension ParticleSystem {
       }
     }
     if singlePass { resizeOutputs(&frame, to: total, compact: compact, affines: computesAffines) }
+    assert(!computesIDs && !byDepth || Self.isAscending(scratchIDs, count: total), "the cell stores' ids out of order")
     if computesIDs {
       Self.resize(&frame.ids, to: total, filler: 0)
       for i in 0..<total { frame.ids[i] = scratchIDs[i] }
-      assert(Self.isAscending(scratchIDs, count: total), "the cell stores' frame left ids out of order")
     } else {
       frame.ids.removeAll(keepingCapacity: true)
     }
+    // Back to front: the id order above, then the stable sort by tracked
+    // z, as from one store (applyOrder finds the ids in order and sorts by
+    // depth alone).
+    if byDepth { applyOrder(.backToFront, to: &frame, count: total) }
     for c in 0..<cells where !hidden[c] { noteAlive(cellCursors[c], in: stores[c], at: t) }
     frame.batches.removeAll(keepingCapacity: true)
     if total > 0 {

@@ -15,10 +15,11 @@ extension ParticleSystem {
   ///   `unordered` when birth order is already id order, e.g. one cell).
   ///   Several top-level cells (no sub-cells) in `unordered` or
   ///   `additive` order keep a store per cell, evaluated in turn in id
-  ///   order (ParticleSystem+CellStores.swift); in one store (an effect
-  ///   that caps, or changes render mode) they are written straight in id
-  ///   order (a count per cell, then each particle at its cell's next row).
-  ///   Neither sorts.
+  ///   order (ParticleSystem+CellStores.swift; `backToFront` too, then
+  ///   sorted by depth alone); in one store (an effect that caps, or
+  ///   changes to a birth-order mode) they are written straight in id order
+  ///   (a count per cell, then each particle at its cell's next row).
+  ///   Neither sorts by id.
   ///   No allocations once the buffers have grown.
   public func render(into frame: inout ParticleFrame) {
     render(
