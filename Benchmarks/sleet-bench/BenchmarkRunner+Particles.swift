@@ -161,13 +161,7 @@ extension BenchmarkRunner {
               ParticleSystem.steadyStateEffect(liveParticles: n), .init(threads: 1), suite: "particles")
             one.seek(to: 10)
             try expectLive(one, n)
-            var emitter = ParticleSystem.steadyStateEffect(liveParticles: n / 2).emitter
-            // A second cell (constants rows are per cell and segment), its
-            // colour fading a little slower.
-            var second = emitter.emitterCells[0]
-            second.name = "second"
-            second.alphaSpeed = -0.04
-            emitter.emitterCells.append(second)
+            let emitter = twoCellEmitter(liveParticles: n)
             let two = try benchmarkSystem(try Effect(emitter: emitter), .init(threads: 1), suite: "particles")
             two.seek(to: 10)
             try expectLive(two, n)
@@ -235,13 +229,12 @@ extension BenchmarkRunner {
               (RenderMode.oldestFirst, 1, true), (.backToFront, 1, true), (.backToFront, 2, true),
               (.backToFront, 2, false),
             ] {
-              var emitter = ParticleSystem.steadyStateEffect(liveParticles: n / cells).emitter
-              emitter.emitterCells[0].zAcceleration = 4
-              if cells == 2 {
-                var second = emitter.emitterCells[0]
-                second.name = "second"
-                second.zAcceleration = -3
-                emitter.emitterCells.append(second)
+              var emitter =
+                cells == 2
+                ? twoCellEmitter(liveParticles: n) : ParticleSystem.steadyStateEffect(liveParticles: n).emitter
+              // Both cells toward the viewer, at different accelerations.
+              for (c, z) in zip(emitter.emitterCells.indices, [4, -3] as [Float]) {
+                emitter.emitterCells[c].zAcceleration = z
               }
               emitter.renderMode = mode
               emitter.preservesDepth = true
@@ -365,6 +358,18 @@ func benchmarkSystem(
 
 /// Case `seek`: `system.seek(to:)` to `first` and `second` in turn, so that
 /// every call rebuilds the live set (items: the group's, or `items`).
+/// The one-cell steady effect's emitter split into two cells at half the
+/// rate each, `liveParticles` in all: the second (constants rows are per
+/// cell and segment) named "second", its colour fading a little slower.
+func twoCellEmitter(liveParticles n: Int) -> Emitter {
+  var emitter = ParticleSystem.steadyStateEffect(liveParticles: n / 2).emitter
+  var second = emitter.emitterCells[0]
+  second.name = "second"
+  second.alphaSpeed = -0.04
+  emitter.emitterCells.append(second)
+  return emitter
+}
+
 func seekCase(
   _ system: ParticleSystem, at first: Double, then second: Double, items: Int? = nil, name: String = "seek"
 ) -> BenchmarkCase {

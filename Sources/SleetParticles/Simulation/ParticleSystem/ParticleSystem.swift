@@ -78,7 +78,8 @@ public final class ParticleSystem {
   /// write and the sort.
   var usesCellOrderWrite = true
   /// Per part of the cell-order write and cell: the live count, then the
-  /// next output index.
+  /// next output index. With cell stores: per cell, the particles its
+  /// store wrote in the last frame.
   var cellCursors: [Int] = []
   /// The chunks of a frame with cell stores (``renderFromCellStores(into:at:threads:computesAffines:computesIDs:layer:)``).
   var cellStoreParts: [CellStorePart] = []
