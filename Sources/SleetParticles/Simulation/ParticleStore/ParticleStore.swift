@@ -215,6 +215,10 @@ final class ParticleStore: @unchecked Sendable {
 
   /// Birth time of particle `i`.
   func birthTime(_ i: Int) -> Double { timeSlot(i).pointee }
+  /// Lifetime of particle `i`.
+  func lifetime(_ i: Int) -> Float { floatSlot(2, i).pointee }
+  /// Id of particle `i`.
+  func id(_ i: Int) -> UInt64 { ids[i] }
 
   /// Whether particle `i` is alive at `t`: age t − birth time in [0,
   /// lifetime), in `Double` (``BirthRecord/isAlive(at:)``).
@@ -223,10 +227,7 @@ final class ParticleStore: @unchecked Sendable {
     let age = t - birthTime(i)
     return age >= 0 && age < Double(lifetime(i))
   }
-  /// Lifetime of particle `i`.
-  func lifetime(_ i: Int) -> Float { floatSlot(2, i).pointee }
-  /// Id of particle `i`.
-  func id(_ i: Int) -> UInt64 { ids[i] }
+
   /// The bound of ``isSurelyAlive(block:at:)`` recorded for stored block
   /// `b` (tests compare it).
   func surelyAliveBound(block b: Int) -> Double { aliveBounds[b] }

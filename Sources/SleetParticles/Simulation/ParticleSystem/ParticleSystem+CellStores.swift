@@ -43,26 +43,16 @@ extension ParticleSystem {
   /// The stores that hold the particles: the cells' or the single one.
   var storesInUse: [ParticleStore] { usesCellStores ? cellStores : [store] }
 
-  /// ``seek(to:)`` with a store per cell: each cell's births of its last
-  /// lifetime, appended in birth order.
+  /// ``seek(to:)`` with a store per cell: each store as a one-cell
+  /// effect's (``seekCell(_:in:to:)``).
   func seekCellStores(to t: Double) {
-    for (c, s) in cellStores.enumerated() {
-      s.removeAll()
-      appendAliveBirths(node: c, into: s, after: t - tree.maximumLifetime(c), through: t, at: t)
-      s.lastKnownAlive = s.count
-    }
+    for (c, s) in cellStores.enumerated() { seekCell(c, in: s, to: t) }
   }
 
   /// ``advance(to:)`` with a store per cell, from `previous` to `t`: each
-  /// store drops its dead leading blocks, compacts when mostly dead, and
-  /// appends its cell's births.
+  /// store as a one-cell effect's (``advanceCell(_:in:from:to:)``).
   func advanceCellStores(from previous: Double, to t: Double) {
-    for (c, s) in cellStores.enumerated() {
-      dropDeadLeadingBlocks(of: s, at: t)
-      if s.count > 2 * s.lastKnownAlive + 1024 { compactIfMostlyDead(s, at: t) }
-      appendAliveBirths(
-        node: c, into: s, after: Swift.max(previous, t - tree.maximumLifetime(c)), through: t, at: t)
-    }
+    for (c, s) in cellStores.enumerated() { advanceCell(c, in: s, from: previous, to: t) }
   }
 
   /// ``render(into:)``'s evaluation with a store per cell, at `t`: the

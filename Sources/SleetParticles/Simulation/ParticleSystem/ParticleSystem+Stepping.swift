@@ -19,10 +19,7 @@ extension ParticleSystem {
       return
     }
     if tree.nodes.count == 1 && configuration.overflowPolicy == .reject {
-      // One cell: births arrive in (birth time, id) order; append directly.
-      store.removeAll()
-      appendAliveBirths(node: 0, into: store, after: t - tree.maximumLifetime(0), through: t, at: t)
-      store.lastKnownAlive = store.count
+      seekCell(0, in: store, to: t)
       localTime = t
       return
     }
@@ -114,17 +111,12 @@ extension ParticleSystem {
       return
     }
     let capping = configuration.overflowPolicy == .capOldestFirst
-    dropDeadLeadingBlocks(of: store, at: t)
     if tree.nodes.count == 1 && !capping {
-      // One cell: its births arrive in (birth time, id) order, all after the
-      // stored ones; append them straight to the slab (no birth list, no
-      // sort, one record copy fewer).
-      if store.count > 2 * store.lastKnownAlive + 1024 { compactIfMostlyDead(store, at: t) }
-      appendAliveBirths(
-        node: 0, into: store, after: Swift.max(previous, t - tree.maximumLifetime(0)), through: t, at: t)
+      advanceCell(0, in: store, from: previous, to: t)
       localTime = t
       return
     }
+    dropDeadLeadingBlocks(of: store, at: t)
     born.removeAll(keepingCapacity: true)
     // Births at or before t − (longest lifetime) are dead at t: a long step
     // skips them, as seeking does.
@@ -151,6 +143,28 @@ extension ParticleSystem {
       }
     }
     localTime = t
+  }
+
+  /// ``seek(to:)`` of top-level cell `c` alone in `store` (a one-cell
+  /// effect's store, or one of ``cellStores``): its births arrive in (birth
+  /// time, id) order, so those of its last lifetime are appended straight
+  /// to the slab.
+  func seekCell(_ c: Int, in store: ParticleStore, to t: Double) {
+    store.removeAll()
+    appendAliveBirths(node: c, into: store, after: t - tree.maximumLifetime(c), through: t, at: t)
+    store.lastKnownAlive = store.count
+  }
+
+  /// ``advance(to:)`` of top-level cell `c` alone in `store`, from
+  /// `previous` to `t`: the dead leading blocks dropped, a compaction when
+  /// the store has grown well past its last live count, then the step's
+  /// births appended straight to the slab, all after the stored ones (no
+  /// birth list, no sort, one record copy fewer).
+  func advanceCell(_ c: Int, in store: ParticleStore, from previous: Double, to t: Double) {
+    dropDeadLeadingBlocks(of: store, at: t)
+    if store.count > 2 * store.lastKnownAlive + 1024 { compactIfMostlyDead(store, at: t) }
+    appendAliveBirths(
+      node: c, into: store, after: Swift.max(previous, t - tree.maximumLifetime(c)), through: t, at: t)
   }
 
   /// Appends the births of top-level `node` in (`lo`, `hi`] that are alive
