@@ -277,6 +277,11 @@ extension BenchmarkRunner {
             let stepping = try benchmarkSystem(effect, .init(threads: 1), suite: "particles")
             stepping.seek(to: time)
             var t = time
+            // The step alone: a sub-cell effect's step is per-parent work,
+            // hidden beside the frame in `advance+render`.
+            let stepOnly = try benchmarkSystem(effect, .init(threads: 1), suite: "particles")
+            stepOnly.seek(to: time)
+            var stepTime = time
             return [
               BenchmarkCase("render", items: live) {
                 system.render(into: &state.frame, threads: 1, computesAffines: false)
@@ -287,6 +292,14 @@ extension BenchmarkRunner {
                 stepping.advance(to: t)
                 stepping.render(into: &state.stepped)
                 blackHole(state.stepped.instances.count)
+              },
+              BenchmarkCase(
+                "advance", items: live,
+                byteModel: ByteModel(bytesPerItem: 0, "births and bookkeeping only: nothing per live particle")
+              ) {
+                stepTime += frameTime
+                stepOnly.advance(to: stepTime)
+                blackHole(stepOnly.localTime)
               },
               seekCase(seeking, at: time, then: time + frameTime, items: live),
             ]

@@ -3,8 +3,8 @@ import Testing
 @testable import SleetParticles
 
 /// Steps and seeks with the sub-cells' parents kept between calls
-/// (`ParticleSystem.parentBirths`) against enumerating the parents anew each
-/// call: the same live records in the same store order, and the same frames,
+/// (`ParticleSystem.parentBirths`, with each parent's `ChildCursor`) against
+/// enumerating the parents anew each call: the same live records in the same store order, and the same frames,
 /// through steps of several sizes (a long one included), seeks back and
 /// forward, and jumps past the cache, on effects with sub-cells two levels
 /// deep and with timed changes.
@@ -66,6 +66,10 @@ struct ParentBirthCacheTests {
       #expect(live > 100, "\(name) has particles")
       // The path under test ran: parents were kept.
       #expect(cached > 0 && anew.parentBirths.allSatisfy { $0 == nil }, "\(name) kept its parents")
+      // Parents without a birth in a step were skipped by their cursors,
+      // except where timed changes give the schedules several rates.
+      let skips = effect.changes.isEmpty
+      #expect((kept.childCursorSkips > 0) == skips && anew.childCursorSkips == 0, "\(name) skipped parents: \(skips)")
     }
   }
 }

@@ -15,8 +15,10 @@ extension ParticleSystem {
   func forEachBirth(node: Int, after lo: Double, through hi: Double, _ body: (BirthRecord) -> Void) {
     guard hi > lo else { return }
     if let parent = tree.nodes[node].parent {
-      forEachParentBirth(node: parent, after: lo - tree.maximumEmissionAge(node), through: hi) { p in
-        forEachChildBirth(node: node, parent: p, after: lo, through: hi, body)
+      let slot = tree.nodes[parent].children.firstIndex(of: node)!
+      forEachParentBirth(node: parent, slot: slot, after: lo - tree.maximumEmissionAge(node), through: hi) {
+        p, cursor in
+        forEachChildBirth(node: node, parent: p, after: lo, through: hi, cursor: cursor, body)
       }
     } else {
       forEachTopLevelBirth(node: node, after: lo, through: hi, body)
@@ -31,13 +33,33 @@ extension ParticleSystem {
   /// ``BirthSampler/child(tree:seed:node:parent:k:birthTime:)``.
   /// Same records either way (``ChildBirthBatch``'s invariant), so where the
   /// batches start never changes a birth.
+  ///
+  /// `cursor` (the parent's ``ChildCursor`` for `node`, kept between steps)
+  /// saves the count up to `lo` when the last call ended there, and the
+  /// whole call when the next birth comes after `hi`; it is updated to this
+  /// call. Nil: both counts are made.
   func forEachChildBirth(
-    node: Int, parent p: BirthRecord, after lo: Double, through hi: Double, _ body: (BirthRecord) -> Void
+    node: Int, parent p: BirthRecord, after lo: Double, through hi: Double,
+    cursor: UnsafeMutablePointer<ChildCursor>? = nil, _ body: (BirthRecord) -> Void
   ) {
+    let continues = cursor.map { $0.pointee.hi == lo } ?? false
+    if continues, let cursor, cursor.pointee.nextTime > hi {
+      cursor.pointee.hi = hi
+      childCursorSkips += 1
+      return
+    }
     let n = tree.nodes[node]
-    guard let window = n.window(origin: p.birthTime, parentLifetime: Double(p.lifetime)) else { return }
-    let first = n.schedule.count(in: window, upTo: lo)
+    guard let window = n.window(origin: p.birthTime, parentLifetime: Double(p.lifetime)) else {
+      // No window, no births, whatever the interval.
+      cursor?.pointee = ChildCursor(hi: hi, next: 0, nextTime: .infinity)
+      return
+    }
+    let first = continues ? cursor!.pointee.next : n.schedule.count(in: window, upTo: lo)
     let last = n.schedule.count(in: window, upTo: hi)
+    if let cursor {
+      let nextTime = n.schedule.rates.count == 1 ? n.schedule.birthTime(last, in: window) ?? .infinity : -.infinity
+      cursor.pointee = ChildCursor(hi: hi, next: last, nextTime: nextTime)
+    }
     guard last > first else { return }
     let seed = effect.emitter.seed
     guard usesChildBirthBatches, last - first >= Self.minimumChildBatch else {
@@ -133,26 +155,30 @@ extension ParticleSystem {
   /// repeats a birth. Only the order differs (earlier births first, then
   /// the extension's), which the canonical order of the collected births
   /// makes irrelevant, except between records equal in birth time and id.
-  func forEachParentBirth(node p: Int, after lo: Double, through hi: Double, _ body: (BirthRecord) -> Void) {
+  ///
+  /// `body` also gets the record's ``ChildCursor`` for the sub-cell at
+  /// `slot` of p's `children` when the record is kept, nil otherwise.
+  func forEachParentBirth(
+    node p: Int, slot: Int, after lo: Double, through hi: Double,
+    _ body: (BirthRecord, UnsafeMutablePointer<ChildCursor>?) -> Void
+  ) {
     guard hi > lo else { return }
     guard let floors = parentBirthFloors, floors[p] <= lo else {
-      forEachBirth(node: p, after: lo, through: hi, body)
+      forEachBirth(node: p, after: lo, through: hi) { body($0, nil) }
       return
     }
     // Taken out while in use, so that appending does not copy the records
     // (the recursion below asks only for other cells: ancestors of p).
-    var entry = parentBirths[p] ?? ParentBirths(lo: floors[p], hi: floors[p], records: [])
+    var entry = parentBirths[p] ?? ParentBirths(lo: floors[p], hi: floors[p], stride: tree.nodes[p].children.count)
     parentBirths[p] = nil
     if lo < entry.lo || hi < entry.hi || lo > entry.hi {
-      entry.records.removeAll(keepingCapacity: true)
-      entry.lo = floors[p]
-      entry.hi = floors[p]
+      entry.reset(to: floors[p])
     }
     if hi > entry.hi {
-      forEachBirth(node: p, after: entry.hi, through: hi) { entry.records.append($0) }
+      forEachBirth(node: p, after: entry.hi, through: hi) { entry.append($0) }
       entry.hi = hi
     }
-    for r in entry.records where r.birthTime > lo { body(r) }
+    entry.forEachRecord(bornAfter: lo, slot: slot) { body($0, $1) }
     parentBirths[p] = entry
   }
 
@@ -194,7 +220,7 @@ extension ParticleSystem {
       guard var entry = parentBirths[p] else { continue }
       parentBirths[p] = nil
       if entry.lo <= floors[p] && floors[p] <= entry.hi {
-        entry.records.removeAll { $0.birthTime <= floors[p] }
+        entry.removeRecords(bornAtOrBefore: floors[p])
         entry.lo = floors[p]
       }
       parentBirths[p] = entry
@@ -299,9 +325,94 @@ extension ParticleSystem {
 
 /// Every birth (lifetime > 0) of one cell born in (lo, hi], in no particular
 /// order: a cell's births kept for its sub-cells between steps
-/// (``ParticleSystem/forEachParentBirth(node:after:through:_:)``).
+/// (``ParticleSystem/forEachParentBirth(node:slot:after:through:_:)``), each
+/// with a ``ChildCursor`` per sub-cell of the cell.
 struct ParentBirths {
   var lo: Double
   var hi: Double
-  var records: [BirthRecord]
+  private(set) var records: [BirthRecord] = []
+  /// `cursors[i · stride + s]`: record i's emission of the cell's sub-cell
+  /// `s` (its index in the cell's `children`).
+  private(set) var cursors: [ChildCursor] = []
+  /// The cell's number of sub-cells.
+  let stride: Int
+
+  init(lo: Double, hi: Double, stride: Int) {
+    self.lo = lo
+    self.hi = hi
+    self.stride = stride
+  }
+
+  /// Appends `record` with fresh cursors (``ChildCursor/none``).
+  mutating func append(_ record: BirthRecord) {
+    records.append(record)
+    for _ in 0..<stride { cursors.append(.none) }
+  }
+
+  /// Removes every record (keeping the capacity) and sets the range to
+  /// (`floor`, `floor`].
+  mutating func reset(to floor: Double) {
+    records.removeAll(keepingCapacity: true)
+    cursors.removeAll(keepingCapacity: true)
+    lo = floor
+    hi = floor
+  }
+
+  /// Removes the records born at or before `floor` and their cursors,
+  /// keeping the others' order.
+  mutating func removeRecords(bornAtOrBefore floor: Double) {
+    var kept = 0
+    for i in records.indices where records[i].birthTime > floor {
+      if kept != i {
+        records[kept] = records[i]
+        for s in 0..<stride { cursors[kept * stride + s] = cursors[i * stride + s] }
+      }
+      kept += 1
+    }
+    records.removeLast(records.count - kept)
+    cursors.removeLast(cursors.count - kept * stride)
+  }
+
+  /// Calls `body` with each record born after `lo` and a pointer to its
+  /// cursor for sub-cell `slot` (valid only during the call).
+  mutating func forEachRecord(
+    bornAfter lo: Double, slot: Int, _ body: (BirthRecord, UnsafeMutablePointer<ChildCursor>) -> Void
+  ) {
+    precondition(slot >= 0 && slot < stride, "sub-cell slot out of range")
+    let records = self.records
+    let stride = self.stride
+    cursors.withUnsafeMutableBufferPointer { cursors in
+      for i in records.indices where records[i].birthTime > lo {
+        body(records[i], cursors.baseAddress! + i * stride + slot)
+      }
+    }
+  }
+}
+
+/// Where one parent's emission of one sub-cell stood after the last call
+/// that enumerated it (``ParticleSystem/forEachChildBirth(node:parent:after:through:cursor:_:)``):
+/// that call's `hi`, the number of births up to it (`count(in:upTo: hi)`),
+/// and the time of the next birth.
+///
+/// Why: a step asks every parent whose window may reach it for its births
+/// in (previous, t]; most have none (a `fireworks` spark's parent gives one
+/// every third step), and counting them anew took two `count(in:upTo:)`
+/// calls, the window and a copy of the cell's node per parent and step. A
+/// call whose `lo` is the cursor's `hi` starts at the cursor's count (the
+/// same function of the same arguments), and skips the parent when the
+/// next birth comes after its `hi`.
+///
+/// Exact: for a one-rate schedule the birth times grow with k (the offset
+/// (k + 1 − phase)/r and the sum start + offset are monotone in IEEE
+/// arithmetic) and a closed window drops a suffix of them, so the births up
+/// to `hi` are a prefix, and none is born in (lo, hi] when the next one
+/// comes after `hi`. Schedules of several rates (timed changes) keep
+/// `nextTime` at −∞: they never skip, only the first count is saved.
+struct ChildCursor {
+  var hi: Double
+  var next: Int
+  var nextTime: Double
+
+  /// No call yet: `hi` is NaN, which no `lo` equals.
+  static let none = ChildCursor(hi: .nan, next: 0, nextTime: -.infinity)
 }

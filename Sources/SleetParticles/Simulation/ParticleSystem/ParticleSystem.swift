@@ -84,7 +84,7 @@ public final class ParticleSystem {
   /// The chunks of a frame with cell stores (``renderFromCellStores(into:at:threads:computesAffines:computesIDs:layer:)``).
   var cellStoreParts: [CellStorePart] = []
   /// Per cell with sub-cells, its births kept from one step to the next
-  /// (``forEachParentBirth(node:after:through:_:)``); nil for the others.
+  /// (``forEachParentBirth(node:slot:after:through:_:)``); nil for the others.
   var parentBirths: [ParentBirths?] = []
   /// Per cell, the lowest time the running step or seek asks it from; nil
   /// outside ``forEachBirthOfEveryCell(after:through:_:)``.
@@ -100,6 +100,9 @@ public final class ParticleSystem {
   /// Batches sampled by ``ChildBirthBatch`` since the system was made
   /// (tests check that the batched path ran).
   var childBatchesSampled = 0
+  /// Sub-cell parents skipped by their ``ChildCursor`` since the system was
+  /// made (tests check that the skip ran).
+  var childCursorSkips = 0
   var scratchIDs: [UInt64] = []
   var scratchDepths: [Float] = []
   var permutation = RadixPermutation()
