@@ -117,6 +117,11 @@ extension ParticleSystem {
       return
     }
     dropDeadLeadingBlocks(of: store, at: t)
+    // The births gather in a local array (the scratch's buffer, taken out):
+    // appending to the stored property from the closure paid a dynamic
+    // exclusivity check per birth (perf, 2026-12-03).
+    var born = self.born
+    self.born = []
     born.removeAll(keepingCapacity: true)
     // Births at or before t − (longest lifetime) are dead at t: a long step
     // skips them, as seeking does.
@@ -135,6 +140,7 @@ extension ParticleSystem {
     store.reserve(store.count + born.count)
     for r in born { append(r) }
     born.removeAll(keepingCapacity: true)
+    self.born = born
     if capping {
       let alive = store.aliveCount(blocks: 0..<store.blockCount, at: t, hidden: nil)
       if alive > configuration.budget {
