@@ -184,6 +184,12 @@ extension BenchmarkRunner {
               try system(twoCells, cellStores: false)
             )
             let seeking = (try system(twoCells, seekTo: nil), try system(twoCells, cellStores: false, seekTo: nil))
+            // The same two cells drawn in birth order: one store, whose
+            // frame is written in store order.
+            var birthOrder = emitter
+            birthOrder.renderMode = .oldestFirst
+            let oldestFirst = try system(try Effect(emitter: birthOrder))
+            try expectLive(oldestFirst, n)
             var times = (10.0, 10.0, 10.0)
             let state = FrameState()
             func step(_ s: ParticleSystem, _ t: inout Double) {
@@ -203,6 +209,10 @@ extension BenchmarkRunner {
               },
               BenchmarkCase("two cells, one store") {
                 oneStore.render(into: &state.frame, threads: 1, computesAffines: false)
+                blackHole(state.frame.instances.count)
+              },
+              BenchmarkCase("two cells, oldestFirst") {
+                oldestFirst.render(into: &state.frame, threads: 1, computesAffines: false)
                 blackHole(state.frame.instances.count)
               },
               // Each step case advances its own system by 1/60 s a call.

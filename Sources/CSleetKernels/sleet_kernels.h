@@ -479,9 +479,10 @@ SLEET_INLINE void sleet_evaluate_uniform_block8(
 // the block's slot 3. Each lane's values are the same IEEE operations on its
 // own row as in the uniform kernel, so the same bits as evaluating that lane
 // alone (BlockRunKernelTests compares it with the one-block kernel lane by
-// lane, and with the Swift lane path on presets). The
-// eight rows are loaded and transposed (two 8×8 transposes, 48 shuffles),
-// and the instance's constant half takes a full transpose.
+// lane, and with the Swift lane path on presets). Lanes of two rows take
+// each field as a select between the two rows' values; lanes of more rows
+// have the eight rows loaded and transposed (two 8×8 transposes, 48
+// shuffles). Either way the instance's constant half takes a full transpose.
 //
 // `lanes` as in sleet_evaluate_block8_rows (null: consecutive rows).
 // Invariants: as sleet_evaluate_uniform_block8; every lane's row index is a
@@ -492,6 +493,24 @@ SLEET_INLINE void sleet_evaluate_gathered_block8(
   const char *p = (const char *)block;
   sleet_uint8 index;
   __builtin_memcpy(&index, p + 3 * 32, sizeof index);
+  // Two rows: lanes of row r0 (lane 0's) or of one other row r1, as in a
+  // block of two cells born in turn, or of one cell across a timed change.
+  // Each field is then a select between the two rows' broadcast values, the
+  // same floats the transposes give (moved, never computed), for 16 selects
+  // in place of 48 shuffles. (A uniform block never gets here.)
+  unsigned r0 = index[0], r1 = r0;
+#pragma clang loop unroll(full)
+  for (int l = 7; l > 0; l--) r1 = index[l] != r0 ? index[l] : r1;
+  sleet_uint8 splat0 = {r0, r0, r0, r0, r0, r0, r0, r0}, splat1 = {r1, r1, r1, r1, r1, r1, r1, r1};
+  sleet_int8 isR1 = (sleet_int8)(index == splat1);
+  if (__builtin_reduce_and((sleet_int8)(index == splat0) | isR1) != 0) {
+    const float *a = rows + 16 * (unsigned long)r0, *b = rows + 16 * (unsigned long)r1;
+    sleet_float8 k[16];
+#pragma clang loop unroll(full)
+    for (int f = 0; f < 16; f++) k[f] = sleet_select(isR1, sleet_splat(b[f]), sleet_splat(a[f]));
+    sleet_evaluate_block8_rows(block, t, 0, 0, k, sinCos, target, lanes);
+    return;
+  }
   sleet_float8 low[8], high[8];
 #pragma clang loop unroll(full)
   for (int l = 0; l < 8; l++) {

@@ -38,10 +38,10 @@ struct BlockRunKernelTests {
     (0x00, [0, 1, 0, 1, 0, 1, 0, 1]),  // dead, several rows: skipped
     (0xFF, Array(repeating: 1, count: 8)),
     (0x7F, Array(repeating: 0, count: 8)),  // the last lane dead
-    (0xFF, [0, 0, 0, 0, 1, 1, 1, 1]),  // several rows, all alive: straight to the output
+    (0xFF, [0, 0, 0, 0, 1, 1, 1, 1]),  // two rows, all alive: straight to the output
     (0xFF, Array(repeating: 0, count: 8)),
     (0xFF, Array(repeating: 1, count: 8)),
-    (0b0110_1111, [0, 1, 1, 0, 0, 1, 0, 1]),  // several rows, partly alive: through the scratch
+    (0b0110_1111, [0, 1, 2, 0, 0, 2, 0, 1]),  // three rows (the transposes), partly alive: through the scratch
     (0xFF, Array(repeating: 0, count: 8)),
     (0x00, [1, 0, 1, 0, 1, 0, 1, 0]),  // dead, several rows
     (0xFF, Array(repeating: 1, count: 8)),
@@ -49,12 +49,15 @@ struct BlockRunKernelTests {
     (0xFF, Array(repeating: 0, count: 8)),
   ]
 
-  /// Two constants rows (``ParticleConstantsTable`` layout).
+  /// Three constants rows (``ParticleConstantsTable`` layout): blocks of
+  /// two rows take the kernel's selects, of three its transposes.
   static let rows: [Float] = [
     0.5, -7.5, 0.25, -0.3, 0.1, -0.2, 0.05, -0.4, 0, 0, 1, 1,
     Float(bitPattern: 2), Float(bitPattern: 0), Float(bitPattern: 2), 0,
     -1, 3, 0, 0.2, -0.1, 0.3, 0.02, -0.1, 0.25, 0.5, 0.25, 0.5,
     Float(bitPattern: 5), Float(bitPattern: 1), Float(bitPattern: 5 | 1 << 16), 0,
+    2, -0.5, 1.5, 0.4, 0.3, 0.1, -0.2, 0.6, 0.5, 0, 0.5, 0.25,
+    Float(bitPattern: 7), Float(bitPattern: 2), Float(bitPattern: 7 | 2 << 16), 0,
   ]
 
   /// Blocks `first..<first + count` in ``ParticleStore``'s slot layout,
