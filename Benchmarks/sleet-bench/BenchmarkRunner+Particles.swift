@@ -51,6 +51,9 @@ import SleetKit
 /// effect in the single store, where the two cells' births alternate, so
 /// every block mixes two constants rows and the frame is written by cell
 /// (the path of effects that cap or change to a birth-order render mode).
+/// `two cells, oldestFirst`: the two cells drawn in birth order, also one
+/// store, whose frame is written in store order (each block's lanes of two
+/// constants rows).
 /// `… step`: a system of its own advanced by 1/60 s a call, then rendered
 /// (births, deaths and the frame of a running effect); `… seek`: `seek(to:)`
 /// to 10 s and 10 s + 1/60 in turn.
@@ -190,6 +193,8 @@ extension BenchmarkRunner {
             birthOrder.renderMode = .oldestFirst
             let oldestFirst = try system(try Effect(emitter: birthOrder))
             try expectLive(oldestFirst, n)
+            let oldestFirstStepping = try system(try Effect(emitter: birthOrder))
+            var oldestFirstTime = 10.0
             var times = (10.0, 10.0, 10.0)
             let state = FrameState()
             func step(_ s: ParticleSystem, _ t: inout Double) {
@@ -219,6 +224,7 @@ extension BenchmarkRunner {
               BenchmarkCase("one cell step") { step(stepping.0, &times.0) },
               BenchmarkCase("two cells step") { step(stepping.1, &times.1) },
               BenchmarkCase("two cells, one store step") { step(stepping.2, &times.2) },
+              BenchmarkCase("two cells, oldestFirst step") { step(oldestFirstStepping, &oldestFirstTime) },
               seekCase(seeking.0, at: 10, then: 10 + frameTime, name: "two cells seek"),
               seekCase(seeking.1, at: 10, then: 10 + frameTime, name: "two cells, one store seek"),
             ]
