@@ -25,9 +25,10 @@ struct BlockRunKernelTests {
   /// The one-row run from block 0 stops before block 5, the first live
   /// block of several rows; the several-rows run from there stops before
   /// block 6; from block 6 the one-row run stops before block 8 (live,
-  /// several rows; block 10 has several rows but is dead).
+  /// several rows; block 10 has several rows but is dead), and from block 9
+  /// before block 12.
   static let stops: [(mixedRows: Bool, from: Int, to: Int)] = [
-    (false, 0, 5), (true, 5, 6), (false, 6, 8), (true, 8, 9),
+    (false, 0, 5), (true, 5, 6), (false, 6, 8), (true, 8, 9), (false, 9, 12), (true, 12, 13),
   ]
 
   /// Per block: which lanes are alive at `t` (bit l: lane l) and each lane's
@@ -38,14 +39,14 @@ struct BlockRunKernelTests {
     (0x00, [0, 1, 0, 1, 0, 1, 0, 1]),  // dead, several rows: skipped
     (0xFF, Array(repeating: 1, count: 8)),
     (0x7F, Array(repeating: 0, count: 8)),  // the last lane dead
-    (0xFF, [0, 0, 0, 0, 1, 1, 1, 1]),  // two rows, all alive: straight to the output
+    (0xFF, [1, 1, 0, 0, 1, 0, 1, 1]),  // two rows (lane 0 the higher), all alive: straight to the output
     (0xFF, Array(repeating: 0, count: 8)),
     (0xFF, Array(repeating: 1, count: 8)),
     (0b0110_1111, [0, 1, 2, 0, 0, 2, 0, 1]),  // three rows (the transposes), partly alive: through the scratch
     (0xFF, Array(repeating: 0, count: 8)),
     (0x00, [1, 0, 1, 0, 1, 0, 1, 0]),  // dead, several rows
     (0xFF, Array(repeating: 1, count: 8)),
-    (0xF0, Array(repeating: 1, count: 8)),
+    (0xF0, [0, 1, 1, 0, 1, 0, 0, 1]),  // two rows, partly alive: through the scratch
     (0xFF, Array(repeating: 0, count: 8)),
   ]
 

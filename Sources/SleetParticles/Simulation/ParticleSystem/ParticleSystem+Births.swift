@@ -45,9 +45,12 @@ extension ParticleSystem {
   ///
   /// `cursor` (the parent's ``ChildCursor`` for `node`, kept between steps)
   /// saves the count up to `lo` when the last call ended there, and the
-  /// whole call when the next birth comes after `hi`; it is updated to this
-  /// call. Nil: both counts are made. Returns whether the cursor skipped
-  /// the call. `n` is `tree.nodes[node]`.
+  /// whole call when the next birth comes after `hi`; otherwise, for a
+  /// one-rate schedule, the births up to `hi` are walked from it rather than
+  /// counted. It is updated to this call. Nil: both counts are made. Returns
+  /// whether the cursor skipped the call. `n` is `tree.nodes[node]`, passed
+  /// by the caller, which looks it up once for all parents (a copy per
+  /// parent retained six arrays).
   @discardableResult
   func forEachChildBirth(
     node: Int, cell n: CellNode, parent p: BirthRecord, after lo: Double, through hi: Double,
@@ -67,7 +70,10 @@ extension ParticleSystem {
     let oneRate = n.schedule.rates.count == 1
     var last = first
     var nextTime = -Double.infinity
-    if continues && oneRate {
+    // The walk gives count(in:upTo: hi) only where count does not return 0
+    // early (hi or the window's end at or before its start, a window
+    // shorter than the rounding of its start): there, the count.
+    if continues && oneRate && Swift.min(hi, window.end) > window.start {
       // A step's births of one parent are few: walk the birth times from
       // the cursor (the prefix up to hi, as the cursor's note explains)
       // rather than count them from the window's start; a long walk falls
@@ -379,10 +385,10 @@ struct ParentBirths {
     self.stride = stride
   }
 
-  /// Appends `record` with fresh cursors (``ChildCursor/none``).
+  /// Appends `record` with fresh cursors (``ChildCursor/unset``).
   mutating func append(_ record: BirthRecord) {
     records.append(record)
-    for _ in 0..<stride { cursors.append(.none) }
+    for _ in 0..<stride { cursors.append(.unset) }
   }
 
   /// Removes every record (keeping the capacity) and sets the range to
@@ -439,7 +445,8 @@ struct ParentBirths {
 /// birth comes after its `hi`, and otherwise walks the birth times from the
 /// cursor to `hi` (one-rate schedules; more than eight births fall back to
 /// the count). `fireworks`' step: 27 of about 40 parent calls skipped, and
-/// `advance` 3.33–3.37 → 2.59–2.62 µs (portable, Zen 4, 2026-12-03).
+/// `advance` 3.32–3.65 → 2.54–2.91 µs (portable, Zen 4, docs/benchmarks.md,
+/// "Sub-cell steps").
 ///
 /// Exact: for a one-rate schedule the birth times grow with k (the offset
 /// (k + 1 − phase)/r and the sum start + offset are monotone in IEEE
@@ -453,5 +460,5 @@ struct ChildCursor {
   var nextTime: Double
 
   /// No call yet: `hi` is NaN, which no `lo` equals.
-  static let none = ChildCursor(hi: .nan, next: 0, nextTime: -.infinity)
+  static let unset = ChildCursor(hi: .nan, next: 0, nextTime: -.infinity)
 }
