@@ -51,15 +51,20 @@ struct BlockRunKernelTests {
   ]
 
   /// Three constants rows (``ParticleConstantsTable`` layout): blocks of
-  /// two rows take the kernel's selects, of three its transposes.
+  /// two rows take the kernel's selects, of three its transposes. Rows 1
+  /// and 2 are cell 1's (two segments, as across a timed change), so the
+  /// fixture has two cells (``cellOfRow``).
   static let rows: [Float] = [
     0.5, -7.5, 0.25, -0.3, 0.1, -0.2, 0.05, -0.4, 0, 0, 1, 1,
     Float(bitPattern: 2), Float(bitPattern: 0), Float(bitPattern: 2), 0,
     -1, 3, 0, 0.2, -0.1, 0.3, 0.02, -0.1, 0.25, 0.5, 0.25, 0.5,
     Float(bitPattern: 5), Float(bitPattern: 1), Float(bitPattern: 5 | 1 << 16), 0,
     2, -0.5, 1.5, 0.4, 0.3, 0.1, -0.2, 0.6, 0.5, 0, 0.5, 0.25,
-    Float(bitPattern: 7), Float(bitPattern: 2), Float(bitPattern: 7 | 2 << 16), 0,
+    Float(bitPattern: 7), Float(bitPattern: 1), Float(bitPattern: 7 | 1 << 16), 0,
   ]
+
+  /// The cell of each constants row.
+  static let cellOfRow = [0, 1, 1]
 
   /// Blocks `first..<first + count` in ``ParticleStore``'s slot layout,
   /// 64-byte aligned, in an allocation of exactly that size. A lane's birth

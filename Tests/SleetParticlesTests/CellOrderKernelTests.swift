@@ -26,9 +26,9 @@ struct CellOrderKernelTests {
   /// one part).
   static let layouts: [(at: Int, split: Int?)] = [(0, nil), (3, nil), (0, 6), (5, 9)]
 
-  /// Each live lane's cell in store order (the fixture's row r is cell r).
+  /// Each live lane's cell in store order (``BlockRunKernelTests/cellOfRow``).
   static let liveCells: [Int] = Fixture.blocks.flatMap { block in
-    (0..<8).filter { block.alive & (1 << $0) != 0 }.map { Int(block.rows[$0]) }
+    (0..<8).filter { block.alive & (1 << $0) != 0 }.map { Fixture.cellOfRow[Int(block.rows[$0])] }
   }
 
   /// Rows aligned, and 16 and 48 bytes past a 64-byte boundary (see
