@@ -39,6 +39,8 @@ import SleetKit
 /// `advance+render`: a system of its own stepped by 1/60 s from the
 /// group's time each call, then rendered: the frame a running effect pays,
 /// with its births and deaths (items: the live count at the group's time).
+/// `advance`: the step alone, on a system of its own, per call (a step's
+/// work follows its births and, for sub-cells, its parents).
 /// `seek`:
 /// `seek(to:)` on a system of its own, to the group's time and 1/60 s later
 /// in turn: several cells (and the fireworks' sub-cells) collect, sort and
