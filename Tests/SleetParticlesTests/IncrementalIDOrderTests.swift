@@ -36,6 +36,9 @@ struct IncrementalIDOrderTests {
     var ids: [UInt64] = []
     for frame in 0..<120 {
       switch frame % 17 {
+      case 3, 4:
+        // The same frame again (a render without a step), twice.
+        break
       case 5:
         // A seek: mostly other particles.
         ids = (0..<Int(generator.next() % 300)).map { _ in Self.id(&generator, narrow: narrow) }

@@ -60,6 +60,11 @@ struct IncrementalIDOrder {
   mutating func sort(_ ids: UnsafeBufferPointer<UInt64>) {
     let n = ids.count
     precondition(n <= Int(Int32.max), "IncrementalIDOrder indexes at most Int32.max elements")
+    // The same ids as the last call (a frame rendered again without a step,
+    // as a paused preview does): the last result is this sort's, the sort
+    // being a function of the ids alone. A stepped frame differs early: its
+    // oldest particles, first in evaluation order, are the ones that die.
+    if n == previousIDs.count, Self.equal(ids, previousIDs) { return }
     let p = previousIDs.count
     ParticleSystem.resize(&matched, to: p, filler: 0)
     ParticleSystem.resize(&survivors, to: p, filler: 0)
@@ -121,6 +126,14 @@ struct IncrementalIDOrder {
     ParticleSystem.resize(&previousIDs, to: n, filler: 0)
     if n > 0 {
       previousIDs.withUnsafeMutableBufferPointer { $0.baseAddress!.update(from: ids.baseAddress!, count: n) }
+    }
+  }
+
+  /// Whether `ids` and `previous` hold the same ids (equal counts).
+  private static func equal(_ ids: UnsafeBufferPointer<UInt64>, _ previous: [UInt64]) -> Bool {
+    previous.withUnsafeBufferPointer { previous in
+      for i in previous.indices where previous[i] != ids[i] { return false }
+      return true
     }
   }
 
