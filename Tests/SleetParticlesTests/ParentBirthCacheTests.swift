@@ -4,10 +4,10 @@ import Testing
 
 /// Steps and seeks with the sub-cells' parents kept between calls
 /// (`ParticleSystem.parentBirths`, with each parent's `ChildCursor`)
-/// against enumerating the parents anew each call: the same live records in the same store order, and the same frames,
-/// through steps of several sizes (a long one included), seeks back and
-/// forward, and jumps past the cache, on effects with sub-cells two levels
-/// deep and with timed changes.
+/// against enumerating the parents anew each call: the same live records in
+/// the same store order, and the same frames, through steps of several
+/// sizes (a long one included), seeks back and forward, and jumps past the
+/// cache, on effects with sub-cells two levels deep and with timed changes.
 @Suite("Parents kept between steps = parents enumerated anew")
 struct ParentBirthCacheTests {
   static func effects() throws -> [(String, Effect)] {
@@ -73,6 +73,7 @@ struct ParentBirthCacheTests {
       #expect(anew.childCursorSkips == 0, "\(name)")
     }
   }
+
   /// Births exactly at a step's end: a parent every 0.25 s, its sub-cell's
   /// births every 0.125 s of its age, steps of 0.125 s, all exact in binary,
   /// so sub-cell birth times equal the steps' ends (a birth at `hi` belongs

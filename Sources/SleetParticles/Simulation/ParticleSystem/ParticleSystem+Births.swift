@@ -388,7 +388,7 @@ struct ParentBirths {
   /// Appends `record` with fresh cursors (``ChildCursor/unset``).
   mutating func append(_ record: BirthRecord) {
     records.append(record)
-    for _ in 0..<stride { cursors.append(.unset) }
+    cursors.append(contentsOf: repeatElement(.unset, count: stride))
   }
 
   /// Removes every record (keeping the capacity) and sets the range to
