@@ -38,10 +38,9 @@ internal protocol _PieceBuilder: Sendable {
 
 internal enum _ShatterPipeline {
   /// Pieces per chunk: 512 local transforms are 32 KiB of scratch, which the
-  /// two operations read back from L1/L2. Measured against 128, 256 and 1024
-  /// (`docs/benchmarks.md`, Shatter): 512 halves the per-chunk cost of the two
-  /// backend calls relative to 256 (1–2 % of a frame) and larger chunks gain
-  /// nothing more.
+  /// two operations read back from L1/L2. Of 128, 256, 512 and 1024, 512 is
+  /// the smallest past which the two backend calls' per-chunk cost stops
+  /// mattering (`docs/performance-design.md`).
   static let chunkSize = 512
 
   /// TL, TR, BR, BL of the unit square, v pointing down as on screen.
