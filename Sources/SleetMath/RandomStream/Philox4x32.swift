@@ -93,7 +93,7 @@ public enum Philox4x32 {
   ) -> (SIMD4<UInt32>, SIMD4<UInt32>, SIMD4<UInt32>, SIMD4<UInt32>) {
     var (x0, x1, x2, x3) = (c0, c1, c2, c3)
     // Round r uses key + r·(weyl0, weyl1). Written out ten times: as a loop,
-    // LLVM kept it rolled and carried the key update as a per-round select.
+    // LLVM keeps it rolled and carries the key update as a per-round select.
     @inline(__always) func round(_ r: UInt32) {
       let k0 = key.x &+ r &* weyl0
       let k1 = key.y &+ r &* weyl1

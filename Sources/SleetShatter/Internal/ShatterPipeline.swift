@@ -23,7 +23,7 @@ import Synchronization
 ///
 /// Workers take the next unclaimed chunk from a shared counter until none
 /// is left, so a worker whose core is busy with another process simply takes
-/// fewer chunks (a fixed round-robin split made the frame wait for it). A
+/// fewer chunks (a fixed round-robin split would make the frame wait for it). A
 /// chunk's output depends only on its pieces — the worker's scratch block is
 /// fully rewritten before it is read — so the result is bit-identical for any
 /// worker count and any assignment of chunks to workers.
