@@ -7,6 +7,11 @@ types as `Outer.Inner`, sorted. docs/architecture.md ("Public types") is this
 script's output; rerun it when a module's public surface changes:
 
     python3 docs/tools/public_types.py [MODULE ...]
+    python3 docs/tools/public_types.py --check docs/architecture.md
+
+`--check FILE` prints nothing and exits 0 when every module's line appears
+in FILE as generated, and otherwise lists the lines FILE lacks (exit 1):
+`.ci/run` runs it, so the page cannot fall behind the sources.
 
 Nesting is read from indentation (swift-format indents by two spaces): a type
 declared inside a type or an `extension` is named after it. `package`,
@@ -58,11 +63,25 @@ def public_types(module: str) -> list[str]:
     return sorted(names, key=str.lower)
 
 
+def row(module: str) -> str:
+    types = public_types(module)
+    listed = ", ".join(f"`{t}`" for t in types) if types else "none"
+    return f"| `{module}` | {len(types)} | {listed} |"
+
+
 def main() -> int:
+    if sys.argv[1:2] == ["--check"]:
+        with open(sys.argv[2], encoding="utf-8") as f:
+            lines = set(f.read().splitlines())
+        stale = [row(m) for m in DEFAULT_MODULES if row(m) not in lines]
+        for line in stale:
+            print(f"{sys.argv[2]} lacks: {line}")
+        if stale:
+            print("public_types: rerun `python3 docs/tools/public_types.py` and update the table",
+                  file=sys.stderr)
+        return 1 if stale else 0
     for module in sys.argv[1:] or DEFAULT_MODULES:
-        types = public_types(module)
-        listed = ", ".join(f"`{t}`" for t in types) if types else "none"
-        print(f"| `{module}` | {len(types)} | {listed} |")
+        print(row(module))
     return 0
 
 
