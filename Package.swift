@@ -104,7 +104,8 @@ let package = Package(
       dependencies: ["SleetKit", "CParticleBaseline", "SleetGPU"],
       path: "Benchmarks/sleet-bench",
       swiftSettings: swiftSettings),
-    // The classic C SoA particle system sleet-bench compares against (issue 9).
+    // The classic C SoA particle system sleet-bench compares against
+    // (docs/benchmarks.md).
     // Private to sleet-bench (in no product), so its release-only -O3 cannot
     // reach dependents; CPU flags come from the command line (-Xcc -march=…).
     .target(

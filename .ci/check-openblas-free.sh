@@ -20,7 +20,7 @@ if ldd "$bin/particles-only" | grep -i openblas; then
   fail=1
 fi
 # Not `grep -q`: it exits at the first match, ldd may then die of SIGPIPE, and
-# with pipefail the pipeline fails although OpenBLAS is linked (CI, 2026-12-02).
+# with pipefail the pipeline fails although OpenBLAS is linked.
 if ! ldd "$bin/with-blas" | grep -i openblas > /dev/null; then
   echo "check-openblas-free: the control with-blas does not link OpenBLAS: the ldd check proves nothing" >&2
   fail=1

@@ -67,8 +67,8 @@ enum CLITarget {
     return [
       "effect.json": Array(fireworks.utf8),
       "snow.json": Array(((try? Effect.preset(named: "snow").jsonString()) ?? "{}").utf8),
-      // A one-letter name: Foundation's path functions trapped on it
-      // (Fuzz/regressions/cli/crash-ba50e2fe…, `validate t`).
+      // A one-letter name, which Foundation's path functions must not trap
+      // on (Fuzz/regressions/cli/crash-ba50e2fe…, `validate t`).
       "t": Array(fireworks.utf8),
       "bad.json": Array(#"{"format": 1, "birthRate": -1,}"#.utf8),
       "deep.json": Array((String(repeating: "[", count: 70) + String(repeating: "]", count: 70)).utf8),

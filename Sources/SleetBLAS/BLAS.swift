@@ -117,10 +117,11 @@ public enum BLASInfo {
   ///
   /// Why one thread: the `blas` backend's shapes have K = 4, where packing
   /// dominates, and OpenBLAS's own threading (which switches on above
-  /// M·N·K = 262,144, i.e. 16k transform rows) was measured *slower* on 2 vCPUs
-  /// (research-performance.md §3.6: 65k rows 900 µs threaded vs 389 µs single;
-  /// 1M rows 14.2 vs 11.6 ms). SleetKit parallelises its own work with
-  /// `concurrentPerform`; nested BLAS threads would oversubscribe the cores.
+  /// M·N·K = 262,144, i.e. 16k transform rows) splits work too small to pay
+  /// for its threads: on a small machine it runs slower than one thread.
+  /// SleetKit parallelises its own work with `concurrentPerform`; nested BLAS
+  /// threads would oversubscribe the cores (`docs/architecture.md`, *OpenBLAS
+  /// threads belong to the program*).
   /// Only the ``TransformBackend/blas`` backend uses OpenBLAS; its last bits
   /// may depend on OpenBLAS's thread count (its stated tolerance holds for any
   /// count), the `scalar` and `simd` backends never do.

@@ -14,7 +14,8 @@ struct PreconditionTests {
     }
   }
 
-  // Issue 8.2: frames that share the grid but not the rest of their shape.
+  // A frame fits only the shape it was made for: frames that share the grid
+  // but not the rest of their shape are refused.
   // 320×480: the checkerboard's s = round(320/10) = 32 and the explode's
   // a = 320/10 = 32 both give 10 × ⌈480/32⌉ = 10 × 15 pieces.
 

@@ -15,9 +15,9 @@ struct GestureFuzzFindingTests {
   }
 
   /// crash-b63664c6…: a gesture spanning 1.261·10⁴² s is valid (finite,
-  /// increasing), but `clocks(fps:)` converted its frame count to `Int` and
-  /// trapped — `sleet transition render --gesture` crashed on the file.
-  /// Now the count is asked for first and is nil when it is not a count.
+  /// increasing), but its frame count at any rate is no `Int`: the count is
+  /// nil, so `clocks(fps:)` is never asked for an impossible number of
+  /// frames and `sleet transition render --gesture` refuses it as too long.
   @Test func aGestureSpanningTooLongHasNoFrameCount() throws {
     let long = try replay(#"{"samples": [{"time": 0, "translationX": 200}, {"time": 1261e39, "translationX":50}]}"#)
     #expect(long.frameCount(fps: 30) == nil)

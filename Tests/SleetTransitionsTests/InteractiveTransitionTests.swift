@@ -104,7 +104,7 @@ struct InteractiveTransitionTests {
     }
   }
 
-  /// Issue 8.1: while interactive, transition time = p·D with D the style's
+  /// While interactive, transition time = p·D with D the style's
   /// nominal duration (`transitions.md`), not the time the last piece lands.
   @Test func progressMapsOntoTheNominalDuration() {
     // Checkerboard: D = 3.0 s (Apple's transitionDuration); 320×480 ends at
@@ -133,7 +133,7 @@ struct InteractiveTransitionTests {
     }
   }
 
-  /// Issue 8.1: completionSpeed (and completionCurve) are captured when a
+  /// completionSpeed (and completionCurve) are captured when a
   /// completion starts; changing them mid-completion neither jumps nor
   /// re-times it.
   @Test func changingTheCompletionParametersMidCompletionKeepsProgressContinuous() {

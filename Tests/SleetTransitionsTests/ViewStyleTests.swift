@@ -3,7 +3,7 @@ import SleetTransitions
 import Testing
 
 // The reference articles' view transitions (seeds 000–004), checked against
-// numbers worked out from `/work/shared/spec/transitions.md` by hand: every
+// numbers worked out by hand from the formulas in `docs/transitions.md`: every
 // expected frame, opacity and mask below is the spec's formula evaluated here
 // (with this file's own easeInEaseOut, `referenceEase`), never the engine's
 // output fed back.

@@ -61,7 +61,7 @@ public enum SleetLimits {
   }
 
   /// A byte count for messages: `16 MiB`, `300 bytes`.
-  public static func byteText(_ bytes: Int) -> String {
+  package static func byteText(_ bytes: Int) -> String {
     if bytes >= 1 << 20 && bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
     if bytes >= 1 << 10 && bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }
     return "\(bytes) bytes"

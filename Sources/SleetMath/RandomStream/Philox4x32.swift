@@ -81,11 +81,11 @@ public enum Philox4x32 {
   ///
   /// Concrete code on purpose, for callers in other modules (particle
   /// births): there the generic widening conversion of ``blocks(_:_:_:_:key:)``
-  /// (`SIMD8<UInt64>(truncatingIfNeeded:)`) was reported unspecialised;
-  /// `mulHiLo(_:_:)` needs no conversion and lowers to two `pshufd`, two
-  /// `pmuludq` and two `shufps`. (Inside SleetMath, `blocks` is specialised
-  /// and measured faster for `RandomStream.fill` than two `blocks4` halves:
-  /// 1.17 against 1.55 ns/value, so it stays as it is.)
+  /// (`SIMD8<UInt64>(truncatingIfNeeded:)`) is not specialised across the
+  /// module boundary; `mulHiLo(_:_:)` needs no conversion and lowers to two
+  /// `pshufd`, two `pmuludq` and two `shufps`. (Inside SleetMath, `blocks` is
+  /// specialised and is the faster of the two for `RandomStream.fill`, so
+  /// `fill` keeps it.)
   @inlinable @inline(__always)
   public static func blocks4(
     _ c0: SIMD4<UInt32>, _ c1: SIMD4<UInt32>, _ c2: SIMD4<UInt32>, _ c3: SIMD4<UInt32>,
@@ -93,7 +93,7 @@ public enum Philox4x32 {
   ) -> (SIMD4<UInt32>, SIMD4<UInt32>, SIMD4<UInt32>, SIMD4<UInt32>) {
     var (x0, x1, x2, x3) = (c0, c1, c2, c3)
     // Round r uses key + r·(weyl0, weyl1). Written out ten times: as a loop,
-    // LLVM kept it rolled and carried the key update as a per-round select.
+    // LLVM keeps it rolled and carries the key update as a per-round select.
     @inline(__always) func round(_ r: UInt32) {
       let k0 = key.x &+ r &* weyl0
       let k1 = key.y &+ r &* weyl1
@@ -111,15 +111,16 @@ public enum Philox4x32 {
 
   /// Eight blocks at once, concrete code like ``blocks4(_:_:_:_:key:)``: lane
   /// l equals `block(counter: (c0[l], c1[l], c2[l], c3[l]), key:)` bit for bit
-  /// (tested). For callers in other modules that put one *item* per lane
-  /// (eight consecutive births' block b, say, as the particle births' C
-  /// kernel `sleet_births.h` does with the same words); two SSE registers
-  /// per word on the portable build, one AVX2 register on haswell.
+  /// (tested). One *item* per lane (eight consecutive births' block b, say,
+  /// as the particle births' C kernel `sleet_births.h` computes the same
+  /// words); two SSE registers per word on the portable build, one AVX2
+  /// register on haswell. Package access: the Swift twin of that kernel's
+  /// generator, kept with its tests, not API.
   ///
   /// **Invariant:** every lane is independent; no lane reads another, so a
   /// caller may fill unused lanes with anything and ignore their words.
   @inlinable @inline(__always)
-  public static func blocks8(
+  package static func blocks8(
     _ c0: SIMD8<UInt32>, _ c1: SIMD8<UInt32>, _ c2: SIMD8<UInt32>, _ c3: SIMD8<UInt32>,
     key: SIMD2<UInt32>
   ) -> (SIMD8<UInt32>, SIMD8<UInt32>, SIMD8<UInt32>, SIMD8<UInt32>) {
@@ -140,7 +141,7 @@ public enum Philox4x32 {
     return (x0, x1, x2, x3)
   }
 
-  /// ``blocks8(_:_:_:_:key:)`` for AVX2 builds, without merging products
+  /// `blocks8(_:_:_:_:key:)` for AVX2 builds, without merging products
   /// back into 32-bit lanes every round: the even lanes (0, 2, 4, 6) and the
   /// odd lanes (1, 3, 5, 7) each run as one `SIMD4<UInt64>` (one `ymm`
   /// register) per word, the lane's word in the low 32 bits of its slot.
@@ -155,11 +156,11 @@ public enum Philox4x32 {
   /// the odd slots' low words shifted up). Per round and eight lanes: four
   /// `vpmuludq`, four shifts and eight xors. Lane l equals
   /// `block(counter: (c0[l], c1[l], c2[l], c3[l]), key:)` bit for bit (tested
-  /// directly in every build, and through ``blocks8(_:_:_:_:key:)`` in the
+  /// directly in every build, and through `blocks8(_:_:_:_:key:)` in the
   /// haswell build). Correct but slower on SSE2, where the shuffle form of
-  /// ``blocks8(_:_:_:_:key:)`` stays.
+  /// `blocks8(_:_:_:_:key:)` stays.
   @inlinable @inline(__always)
-  public static func blocks8Split(
+  package static func blocks8Split(
     _ c0: SIMD8<UInt32>, _ c1: SIMD8<UInt32>, _ c2: SIMD8<UInt32>, _ c3: SIMD8<UInt32>,
     key: SIMD2<UInt32>
   ) -> (SIMD8<UInt32>, SIMD8<UInt32>, SIMD8<UInt32>, SIMD8<UInt32>) {
@@ -199,13 +200,13 @@ public enum Philox4x32 {
     return (merge(e0, o0), merge(e1, o1), merge(e2, o2), merge(e3, o3))
   }
 
-  /// ``mulHiLo(_:_:)-(_,SIMD4<UInt32>)`` for eight lanes. With AVX2, without shuffles:
+  /// `mulHiLo(_:_:)` (four lanes) for eight lanes. With AVX2, without shuffles:
   /// viewed as four 64-bit lanes, the even words are the low halves (masked,
   /// one `pmuludq`) and the odd words the high halves (shifted down, one
   /// `pmuludq`); the products' halves are merged back in place with shifts,
   /// masks and ors, so lane l of the results belongs to lane l of `x`.
   @inlinable @inline(__always)
-  public static func mulHiLo(_ m: UInt32, _ x: SIMD8<UInt32>) -> (hi: SIMD8<UInt32>, lo: SIMD8<UInt32>) {
+  package static func mulHiLo(_ m: UInt32, _ x: SIMD8<UInt32>) -> (hi: SIMD8<UInt32>, lo: SIMD8<UInt32>) {
     if !SIMDBuildTarget.hasAVX2AndFMA {
       // SSE2 (no blend): the shuffle form per half is 6 instructions per
       // four lanes against 9–10 for the masks below. Same bits either way.
@@ -228,7 +229,7 @@ public enum Philox4x32 {
   /// zero-extended by interleaving with zeros and reinterpreted as
   /// `SIMD4<UInt64>` (no generic conversion), multiplied, and unzipped.
   @inlinable @inline(__always)
-  public static func mulHiLo(_ m: UInt32, _ x: SIMD4<UInt32>) -> (hi: SIMD4<UInt32>, lo: SIMD4<UInt32>) {
+  package static func mulHiLo(_ m: UInt32, _ x: SIMD4<UInt32>) -> (hi: SIMD4<UInt32>, lo: SIMD4<UInt32>) {
     let widened = SIMD8<UInt32>(x[0], 0, x[1], 0, x[2], 0, x[3], 0)
     let product = unsafeBitCast(widened, to: SIMD4<UInt64>.self) &* SIMD4<UInt64>(repeating: UInt64(m))
     let words = unsafeBitCast(product, to: SIMD8<UInt32>.self)

@@ -33,8 +33,8 @@ public protocol Transform3DBatchKernels: Sendable {
 }
 
 extension Transform3DBatch {
-  /// Where `automatic` switches from `scalar` to `simd`, per operation, from the
-  /// measurements in `docs/benchmarks.md` ("Crossovers behind automatic").
+  /// Where `automatic` switches from `scalar` to `simd`, per operation: the
+  /// measured crossovers (`docs/benchmarks.md`, the transform suite).
   ///
   /// Below `scalarBelow` the scalar loop is as fast or faster (the SIMD kernels
   /// have a few nanoseconds of set-up: broadcast shared rows, the

@@ -8,8 +8,8 @@
 /// which rounds differently (OpenBLAS uses FMA and its own summation order):
 /// each entry is within `1e-5 · Σ|terms|` of the scalar result, and projected
 /// coordinates within the propagated bound (see `Transform3DBatchBackendTests`).
-/// Measured speeds and the crossovers behind `automatic` are in
-/// `docs/benchmarks.md`.
+/// Measured speeds are in `docs/benchmarks.md`; why `automatic` switches
+/// where it does, in `docs/performance-design.md`.
 ///
 /// A struct rather than an enum so that a backend can live in another module
 /// (a program that never uses `blas` does not link OpenBLAS), which means no
@@ -260,7 +260,7 @@ extension Transform3DBatch {
   }
 
   /// Maps `.automatic` to a concrete backend for an operation and size.
-  /// The policy and the measurements behind it are in `docs/benchmarks.md`.
+  /// The policy: `_crossover(_:)`; the reasons: `docs/performance-design.md`.
   internal static func _resolve(
     _ backend: TransformBackend, _ operation: _Operation, count: Int
   ) -> TransformBackend {

@@ -16,7 +16,8 @@ extension Transform3DBatch {
   /// only allocation is operation 3's structure-of-arrays copy of the shared
   /// points (`withUnsafeTemporaryAllocation`: on the stack for small point counts).
   ///
-  /// Measurements and the reasons behind each layout: `docs/benchmarks.md`.
+  /// The reasons behind each layout: `docs/performance-design.md`; the
+  /// measurements: `docs/benchmarks.md`.
   ///
   /// **Common invariants** (checked by the public entry points, assumed here):
   /// - *Alignment:* inputs and outputs may be arbitrary sub-ranges of larger
@@ -190,8 +191,8 @@ extension Transform3DBatch {
     /// folds it into the evaluation order, so no shuffle remains at the store).
     /// NaN for w ≤ 0 comes from the denominator: the 4-lane `w` is replaced by
     /// NaN where w ≤ 0 *before* it is duplicated, so both quotients are NaN. A
-    /// select on the 8-lane result compiled to mask shuffles (pack/unpack
-    /// sequences) and was 20–30 % slower.
+    /// select on the 8-lane result would compile to mask shuffles (pack/unpack
+    /// sequences) on the critical path, hence the select on four lanes.
     /// - Invariant: as for ``project(_:through:into:)``; `out` has `4·n` slots
     ///   (32 bytes per tile, stored unaligned).
     @inline(__always)

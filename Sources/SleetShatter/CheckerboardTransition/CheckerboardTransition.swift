@@ -27,7 +27,7 @@ import SleetMath
 /// The batched path builds this closed form per tile (with the curve and its
 /// cosine and sine read from a 4096-segment table, see `_CurveTable`), then
 /// runs the shared `Transform3DBatch` operations 1 and 3. The naive path
-/// (``evaluateNaively(at:into:)``) composes the same product from
+/// (`evaluateNaively(at:into:)`, package access) composes the same product from
 /// `Transform3D` constructors one tile at a time with the exact curve.
 ///
 /// **Postconditions:** the two paths agree to within a tolerance that grows
@@ -51,7 +51,8 @@ public struct CheckerboardTransition: Sendable {
   internal let _table: _CurveTable
   internal let _perspective: Transform3D
 
-  /// - Complexity: O(1) plus one 4098-node curve table (about 0.5 ms).
+  /// - Complexity: O(1) plus one 4098-node curve table (4098 evaluations of
+  ///   the timing curve and their cosines and sines).
   public init(
     plan: CheckerboardPlan, timingFunction: TimingFunction = .easeInEaseOut,
     eyeDistance: Float = CheckerboardTransition.defaultEyeDistance
@@ -121,7 +122,7 @@ public struct CheckerboardTransition: Sendable {
   /// projected with `Transform3D.projecting`. The benchmark baseline and the
   /// test oracle of ``evaluate(at:into:backend:threads:)``.
   /// - Complexity: O(tiles); no allocation.
-  public func evaluateNaively(at time: Double, into frame: inout ShatterFrame) {
+  package func evaluateNaively(at time: Double, into frame: inout ShatterFrame) {
     precondition(time.isFinite, "CheckerboardTransition.evaluateNaively: time must be finite, got \(time)")
     _checkFrame(frame)
     for row in 0..<plan.rows {
@@ -143,7 +144,7 @@ public struct CheckerboardTransition: Sendable {
   /// One tile of the naive reference: its transform (unit square → container
   /// space), projected corners TL, TR, BR, BL (NaN behind the eye) and state.
   /// - Complexity: O(1), no allocation.
-  public func naiveTile(column: Int, row: Int, at time: Double) -> (
+  package func naiveTile(column: Int, row: Int, at time: Double) -> (
     transform: Transform3D,
     corners: (SIMD2<Float>, SIMD2<Float>, SIMD2<Float>, SIMD2<Float>),
     state: ShatterPieceState

@@ -170,9 +170,9 @@ public struct ExplodeTransition: Sendable {
     frame.isComplete = time >= duration
   }
 
-  /// The naive per-piece reference (see ``CheckerboardTransition/evaluateNaively(at:into:)``).
+  /// The naive per-piece reference (see `CheckerboardTransition.evaluateNaively(at:into:)`).
   /// - Complexity: O(pieces).
-  public func evaluateNaively(at time: Double, into frame: inout ShatterFrame) {
+  package func evaluateNaively(at time: Double, into frame: inout ShatterFrame) {
     precondition(time.isFinite, "ExplodeTransition.evaluateNaively: time must be finite, got \(time)")
     _checkFrame(frame)
     let progress = Swift.min(Swift.max(time / duration, 0), 1)

@@ -236,9 +236,9 @@ public struct GlassBreakTransition: Sendable {
     frame.isComplete = time >= endTime
   }
 
-  /// The naive per-shard reference (see ``CheckerboardTransition/evaluateNaively(at:into:)``).
+  /// The naive per-shard reference (see `CheckerboardTransition.evaluateNaively(at:into:)`).
   /// - Complexity: O(pieces).
-  public func evaluateNaively(at time: Double, into frame: inout ShatterFrame) {
+  package func evaluateNaively(at time: Double, into frame: inout ShatterFrame) {
     precondition(time.isFinite, "GlassBreakTransition.evaluateNaively: time must be finite, got \(time)")
     _checkFrame(frame)
     for i in 0..<(columns * rows) {

@@ -23,7 +23,7 @@ import Synchronization
 ///
 /// Workers take the next unclaimed chunk from a shared counter until none
 /// is left, so a worker whose core is busy with another process simply takes
-/// fewer chunks (a fixed round-robin split made the frame wait for it). A
+/// fewer chunks (a fixed round-robin split would make the frame wait for it). A
 /// chunk's output depends only on its pieces — the worker's scratch block is
 /// fully rewritten before it is read — so the result is bit-identical for any
 /// worker count and any assignment of chunks to workers.
@@ -38,10 +38,9 @@ internal protocol _PieceBuilder: Sendable {
 
 internal enum _ShatterPipeline {
   /// Pieces per chunk: 512 local transforms are 32 KiB of scratch, which the
-  /// two operations read back from L1/L2. Measured against 128, 256 and 1024
-  /// (`docs/benchmarks.md`, Shatter): 512 halves the per-chunk cost of the two
-  /// backend calls relative to 256 (1–2 % of a frame) and larger chunks gain
-  /// nothing more.
+  /// two operations read back from L1/L2. Of 128, 256, 512 and 1024, 512 is
+  /// the smallest past which the two backend calls' per-chunk cost stops
+  /// mattering (`docs/performance-design.md`).
   static let chunkSize = 512
 
   /// TL, TR, BR, BL of the unit square, v pointing down as on screen.

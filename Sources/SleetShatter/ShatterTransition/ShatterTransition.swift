@@ -132,7 +132,7 @@ public struct ShatterTransition: Sendable {
 
   /// Evaluates the naive per-piece reference at `time` into `frame`.
   /// - Complexity: O(pieces).
-  public func evaluateNaively(at time: Double, into frame: inout ShatterFrame) {
+  package func evaluateNaively(at time: Double, into frame: inout ShatterFrame) {
     switch kind {
     case .checkerboard(let t): t.evaluateNaively(at: time, into: &frame)
     case .explode(let t): t.evaluateNaively(at: time, into: &frame)

@@ -243,10 +243,6 @@ public struct InteractiveTransition: Hashable, Sendable {
   }
 }
 
-/// The shatter-only name this driver had before every style shared it.
-@available(*, deprecated, renamed: "InteractiveTransition")
-public typealias InteractiveShatterTransition = InteractiveTransition
-
 extension ShatterTransition {
   /// Evaluates at an interactive transition's current position (see
   /// ``InteractiveTransition/transitionTime(at:)``).
