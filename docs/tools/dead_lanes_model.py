@@ -5,8 +5,8 @@ A model of ParticleStore in the steady-state benchmark effect: births at a
 constant rate, eight to a block in birth order, lifetimes uniform in [3, 4] s,
 dead leading blocks dropped every step. The frame's block loop evaluates every
 lane of a block with at least one live lane, so the lanes that died in partly
-alive blocks cost as much as live ones (docs/benchmarks.md, "Where a frame's
-time goes at 10k and 100k"). Two ways to fill the holes while keeping birth
+alive blocks cost as much as live ones (docs/performance-design.md, "The floor
+of the missed issue-9 targets"). Two ways to fill the holes while keeping birth
 order, each counted in lanes moved per frame:
 
 - merge: join neighbouring partly alive blocks whose live lanes fit in one

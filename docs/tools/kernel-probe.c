@@ -4,8 +4,8 @@
 // sleet_evaluate_blocks8 (Sources/CSleetKernels/sleet_kernels.h) straight
 // from C, so that a change to the header, or an ablation of one of its parts
 // (a transpose, the colour packing, a store), can be timed in seconds without
-// rebuilding the package. docs/benchmarks.md ("Where a frame's time goes at
-// 10k and 100k") holds what it measured and the edits behind each ablation.
+// rebuilding the package. docs/performance-design.md ("The floor of the missed
+// issue-9 targets") holds what its ablations showed.
 //
 // The blocks: `slots` lanes of one constants row (one cell, as the
 // steady-state benchmark effect), births spread evenly over the 4 s before
@@ -20,10 +20,10 @@
 // Build and run (the same flags as the package's release build of the
 // header: clang -O2; -march=haswell for the haswell build; without it, the
 // portable build's AVX2 copy is what --avx2-copy runs):
-//   clang -O2 -Wno-psabi -I Sources/CSleetKernels -I Sources/CSIMDBuildTarget -o /tmp/kernel-probe docs/tools/kernel-probe.c
-//   /tmp/kernel-probe 11400 --avx2-copy
-//   clang -O2 -march=haswell -Wno-psabi -I Sources/CSleetKernels -I Sources/CSIMDBuildTarget -o /tmp/kernel-probe-haswell docs/tools/kernel-probe.c
-//   /tmp/kernel-probe-haswell 11400
+//   clang -O2 -Wno-psabi -I Sources/CSleetKernels -I Sources/CSIMDBuildTarget -o .build/kernel-probe docs/tools/kernel-probe.c
+//   .build/kernel-probe 11400 --avx2-copy
+//   clang -O2 -march=haswell -Wno-psabi -I Sources/CSleetKernels -I Sources/CSIMDBuildTarget -o .build/kernel-probe-haswell docs/tools/kernel-probe.c
+//   .build/kernel-probe-haswell 11400
 //
 // Prints the lowest time of `--rounds` calls (default 1000) in ns per live
 // particle and per block, and an FNV-1a hash of the rows written (an
