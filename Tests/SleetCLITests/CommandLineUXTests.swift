@@ -1,5 +1,6 @@
 import Glibc
 import SleetKit
+import SleetMath
 import Synchronization
 import Testing
 import _SleetTestSupport
