@@ -52,9 +52,8 @@ struct DemoCommand: SleetCommand {
   /// How the demo encodes WebP: lossless, so both files hold the same
   /// pixels and the page can show the smaller one (the `--lossless
   /// --quality 25` of the commands on the page). Effort 25 rather than the
-  /// default 75: about half the encoding time for files about 3 % larger
-  /// (snow, 90 frames at 390×844: 9.7 s against 18.0 s for the whole
-  /// render, 837 kB against 810 kB; docs/rendering.md, "sleet demo").
+  /// default 75: about half the encoding time for files a few per cent
+  /// larger (docs/rendering.md, "sleet demo").
   static let webpOptions = WebPAnimationOptions(quality: 25, isLossless: true)
 
   /// One rendered entry of the demo.

@@ -17,9 +17,10 @@ struct ShatterRenderCommand: SleetCommand {
                                 [--quality Q] [--lossless] [--dither ordered|none]
 
     The same as 'sleet transition render' with --style checkerboard (the
-    default here), explode or glassBreak; every other style and option is
-    described in 'sleet transition render --help'. The pictures define the
-    container: W×H pixels is a W×H point container at 1 pixel per point.
+    default here), explode or glassBreak, and the same options (the other
+    styles, and the options only they use, are described in
+    'sleet transition render --help'). The pictures define the container:
+    W×H pixels is a W×H point container at 1 pixel per point.
       FILE.png    one still at --time (default: half the transition's duration)
       FILE.apng   the whole transition from t = 0 to its end (+ --hold) at
                   --fps, loop forever
