@@ -43,8 +43,9 @@ struct DemoCommand: SleetCommand {
   static let defaultScale = 0.5
   /// Frames per second without `--fps`.
   static let defaultFPS = 20
-  /// The layer every effect is drawn on, in points (an iPhone's screen).
-  static let layer = (width: 390.0, height: 844.0)
+  /// The layer every effect is drawn on, in points: `sleet render`'s
+  /// default, an iPhone's screen.
+  static let layer = RenderOptions.defaultSize
 
   /// Frames on each contact sheet.
   static let sheetFrames = 8
