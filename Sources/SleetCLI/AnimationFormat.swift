@@ -39,24 +39,11 @@ enum AnimationFormat: Sendable, Equatable {
     }
   }
 
-  /// The help lines of the format options, as the render commands list them.
-  static func optionsHelp(column: Int = 23) -> String {
-    HelpText.options(
-      [
-        (
-          "--quality Q",
-          ["WebP: lossy quality in [0, 100] (default 75); with", "--lossless the effort, not the pixels"]
-        ),
-        ("--lossless", ["WebP: exact pixels (libwebp lossless)"]),
-        ("--dither D", ["GIF: ordered (default; 8×8 Bayer) or none"]),
-      ], column: column)
-  }
-
   /// The flags only some formats take, and which.
-  static let specificFlags: [(flag: String, format: String, spelled: String)] = [
-    ("quality", "webp", "WebP output (FILE.webp or webp:-)"),
-    ("lossless", "webp", "WebP output (FILE.webp or webp:-)"),
-    ("dither", "gif", "GIF output (FILE.gif or gif:-)"),
+  static let specificFlags: [(option: CommandOption, format: String, spelled: String)] = [
+    (OptionTable.quality, "webp", "WebP output (FILE.webp or webp:-)"),
+    (OptionTable.lossless, "webp", "WebP output (FILE.webp or webp:-)"),
+    (OptionTable.dither, "gif", "GIF output (FILE.gif or gif:-)"),
   ]
 
   /// The most frames per second a GIF is written at: its delays are whole
@@ -72,28 +59,26 @@ enum AnimationFormat: Sendable, Equatable {
   ) throws(CommandError) -> RenderTarget {
     var format: AnimationFormat?
     if case .animation(_, let f) = target { format = f }
-    for (flag, owner, spelled) in specificFlags where arguments.contains(flag) && format?.name != owner {
+    for (option, owner, spelled) in specificFlags where arguments.contains(option) && format?.name != owner {
       let what =
         switch target {
         case .still: "a still PNG"
         case .folder: "a folder of PNG frames"
         case .animation: "\(format?.title ?? "APNG") output"
         }
-      throw .usage("--\(flag) applies to \(spelled), not to \(what)")
+      throw .usage("--\(option.name) applies to \(spelled), not to \(what)")
     }
     guard case .animation(let path, let found) = target else { return target }
     switch found {
     case .apng: return target
     case .webp:
-      let lossless = try arguments.flag("lossless")
-      let quality = try arguments.double("quality")
-      if let quality, !(quality >= 0 && quality <= 100) {
-        throw .usage("--quality: expected a number in [0, 100], got \(numberText(quality))")
-      }
-      return .animation(
-        path, .webp(WebPAnimationOptions(quality: Float(quality ?? 75), isLossless: lossless)))
+      let lossless = try arguments.flag(OptionTable.lossless)
+      let quality = try arguments.number(OptionTable.quality).map { Float($0) } ?? WebPAnimationOptions().quality
+      return .animation(path, .webp(WebPAnimationOptions(quality: quality, isLossless: lossless)))
     case .gif:
-      let dither = try arguments.option("dither", as: "ordered or none") { GIFDither(rawValue: $0) }
+      let dither = try arguments.choice(OptionTable.dither, ["ordered", "none"], spelled: "ordered or none") {
+        GIFDither(rawValue: $0)
+      }
       return .animation(path, .gif(dither ?? .ordered))
     }
   }

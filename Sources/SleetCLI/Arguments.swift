@@ -1,3 +1,5 @@
+import SleetMath
+
 /// A hand-written GNU-style argument list (no packages can be fetched here).
 ///
 /// Accepts `--name value`, `--name=value`, boolean `--flag`, `-h` for `--help`,
@@ -76,11 +78,18 @@ public struct Arguments: Sendable {
   }
 
   /// An option converted by `parse`, which returns nil for a malformed value.
+  /// - Throws: `.usage` "--NAME: expected WHAT, got 'VALUE'", with the
+  ///   closest of `candidates` as a suggestion (``Suggestion``) when one is
+  ///   close.
   public mutating func option<T>(
-    _ name: String, as what: String, _ parse: (String) -> T?
+    _ name: String, as what: String, suggesting candidates: [String] = [], _ parse: (String) -> T?
   ) throws(CommandError) -> T? {
     guard let raw = try option(name) else { return nil }
-    guard let value = parse(raw) else { throw .usage("--\(name): expected \(what), got '\(raw)'") }
+    guard let value = parse(raw) else {
+      var message = "--\(name): expected \(what), got '\(raw)'"
+      if let near = Suggestion.closest(to: raw, in: candidates) { message += " (did you mean '\(near)'?)" }
+      throw .usage(message)
+    }
     return value
   }
 

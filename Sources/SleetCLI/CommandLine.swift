@@ -1,4 +1,5 @@
 import SleetKit
+import SleetMath
 
 /// An error a command reports. The exit status (docs/cli.md, "Exit status"):
 /// 0 success, 1 the work failed (an output could not be written), 2 usage
@@ -72,18 +73,25 @@ public protocol SleetCommand: Sendable {
   static var path: [String] { get }
   /// One line for `sleet --help`.
   static var summary: String { get }
-  /// The full `--help` text: usage line, description, options.
+  /// The usage line and the description of `--help`, before its options.
+  static var about: String { get }
+  /// The full `--help` text: ``about``, then the options the command takes
+  /// (``OptionTable``). By default made from the two.
   static var help: String { get }
-  /// The long options the command accepts (names without `--`). By default
-  /// every `--name` its ``help`` mentions, so what the help documents is what
-  /// the unknown-option check lets through.
+  /// The long options the command accepts (names without `--`): by default
+  /// those ``OptionTable`` declares for it, so what the help documents is
+  /// what the unknown-option check lets through.
   static var optionNames: Set<String> { get }
   /// Runs the command. Throwing `CommandError` sets the exit status.
   static func run(_ arguments: inout Arguments, output: CommandOutput) throws(CommandError)
 }
 
 extension SleetCommand {
-  public static var optionNames: Set<String> { SleetCommandLine.optionsMentioned(in: help) }
+  public static var help: String {
+    let options = OptionTable.helpSection(for: path)
+    return options.isEmpty ? about : about + "\n\n" + options
+  }
+  public static var optionNames: Set<String> { OptionTable.names(for: path) }
 }
 
 /// The `sleet` tool: dispatches to a command and maps errors to exit codes.
@@ -207,29 +215,6 @@ public enum SleetCommandLine {
     }
     if let guess { message += "; did you mean '\(prefix)\(guess)'?" }
     return message + "\nsee 'sleet --help'"
-  }
-
-  /// Every `--name` in a help text (names without `--`), `--help` aside.
-  static func optionsMentioned(in help: String) -> Set<String> {
-    var names: Set<String> = []
-    let characters = Array(help)
-    var i = 0
-    while i + 2 < characters.count {
-      if characters[i] == "-", characters[i + 1] == "-", characters[i + 2].isLetter,
-        i == 0 || !(characters[i - 1].isLetter || characters[i - 1] == "-")
-      {
-        var j = i + 2
-        while j < characters.count, characters[j].isLetter || characters[j].isNumber || characters[j] == "-" {
-          j += 1
-        }
-        names.insert(String(characters[(i + 2)..<j]))
-        i = j
-      } else {
-        i += 1
-      }
-    }
-    names.remove("help")
-    return names
   }
 
   static func overview(of list: [any SleetCommand.Type] = commands) -> String {

@@ -109,7 +109,7 @@ enum EffectChecks {
         found.append("\(reference.name) (\(sprite.image.width)×\(sprite.image.height) px)")
       } catch {
         switch error {
-        case .file(let file): problems.append("sprite \"\(reference.name)\": \(InputFiles.describe(file))")
+        case .file(let file): problems.append("sprite \"\(reference.name)\": \(InputImages.describe(file))")
         case .unknownSprite: problems.append(error.description)
         }
       }

@@ -15,35 +15,13 @@ enum FrameRequest: Sendable, Equatable {
   /// `--shard i/n`: the i-th of n contiguous blocks, 0 ≤ i < n.
   case shard(index: Int, count: Int)
 
-  /// The options' lines for a command's help, descriptions starting at
-  /// `column` (counted from 0, as the command's other options).
-  static func helpText(column: Int = 23) -> String {
-    let lines: [(flag: String, description: [String])] = [
-      (
-        "--frames A-B",
-        [
-          "render only frames A…B of the animation (counted", "from 0, inclusive; A- to the last frame, A alone",
-          "for one); a folder names them by that number",
-        ]
-      ),
-      (
-        "--shard i/n",
-        [
-          "render only the i-th of n contiguous blocks of", "frames (0 ≤ i < n; not with --frames), for",
-          "splitting a render across processes or machines",
-        ]
-      ),
-    ]
-    return HelpText.options(lines, column: column)
-  }
-
   /// Reads `--frames` and `--shard` (at most one of them) and checks their
   /// form; nil when neither is given.
   /// - Throws: `.usage` naming the flag for a malformed value (`A-B` with
   ///   B < A, `i/n` with n = 0 or i ≥ n) and when both are given.
   static func parse(_ arguments: inout Arguments) throws(CommandError) -> FrameRequest? {
-    let frames = try arguments.option("frames")
-    let shard = try arguments.option("shard")
+    let frames = try arguments.value(OptionTable.frames)
+    let shard = try arguments.value(OptionTable.shard)
     if frames != nil && shard != nil {
       throw .usage("--frames and --shard: give one, not both (a shard is a range of frames)")
     }

@@ -7,8 +7,8 @@ import SleetKit
 #endif
 
 /// A file a command reads, and what names it in messages (`--from`, `the
-/// effect file`, …).
-struct InputFile: Sendable {
+/// effect file`, …): what an output must never be written over.
+struct CommandInput: Sendable {
   var flag: String
   var path: String
 }
@@ -25,7 +25,10 @@ struct InputFile: Sendable {
 /// - an existing output that is a folder where a file is expected, or a
 ///   device or other special file, is refused even with `--force`.
 ///
-/// Every refusal is a usage error (exit 2) naming the flag.
+/// Every refusal is a usage error (exit 2) naming the flag. The commands
+/// run ``checkParentFolder(_:flag:)`` as soon as they read `--out`, so a
+/// missing folder is reported before any other problem, and the full check
+/// once the inputs are known.
 enum OutputCheck {
   /// Folders no output may go into or under (pseudo file systems).
   static let systemFolders = ["/dev", "/proc", "/sys"]
@@ -39,7 +42,7 @@ enum OutputCheck {
   /// owns are `frame-*.png`, or only those of `frames` when it is part of
   /// an animation (``FrameSelection/owns(_:)``).
   static func check(
-    _ target: RenderTarget, inputs: [InputFile], force: Bool, flag: String = "--out", frames: FrameSelection? = nil
+    _ target: RenderTarget, inputs: [CommandInput], force: Bool, flag: String = "--out", frames: FrameSelection? = nil
   ) throws(CommandError) {
     switch target {
     case .still(let path), .animation(let path, _):
@@ -57,7 +60,7 @@ enum OutputCheck {
 
   /// Standard output must not be one of the inputs (`> a.png` after reading
   /// `a.png`).
-  static func checkStandardOutput(inputs: [InputFile], flag: String) throws(CommandError) {
+  static func checkStandardOutput(inputs: [CommandInput], flag: String) throws(CommandError) {
     var info = stat()
     guard fstat(1, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return }
     if let input = inputs.first(where: { sameFile(info, $0.path) }) {
@@ -68,7 +71,7 @@ enum OutputCheck {
 
   /// Checks a file output: its folder (``checkFolderWritable(_:for:flag:)``),
   /// that it is not an input, and that it exists only with `force`.
-  static func checkFile(_ path: String, inputs: [InputFile], force: Bool, flag: String) throws(CommandError) {
+  static func checkFile(_ path: String, inputs: [CommandInput], force: Bool, flag: String) throws(CommandError) {
     guard !path.isEmpty else { throw .usage("\(flag): the path is empty") }
     let (folder, name) = FileOutput.split(path)
     guard name != "." && name != ".." && !name.isEmpty else { throw .usage("\(flag) \(path): not a file name") }
@@ -96,7 +99,7 @@ enum OutputCheck {
   /// writing: ``removeOwnedFiles(in:owns:)``). `what` names those files in
   /// the message.
   static func checkFolder(
-    _ path: String, owns: (String) -> Bool, what: String, inputs: [InputFile], force: Bool, flag: String
+    _ path: String, owns: (String) -> Bool, what: String, inputs: [CommandInput], force: Bool, flag: String
   ) throws(CommandError) {
     guard !path.isEmpty else { throw .usage("\(flag): the path is empty") }
     guard path != "-" else {
@@ -142,9 +145,40 @@ enum OutputCheck {
     }
   }
 
+  /// Refuses `path` when the folder it goes in does not exist (or is not a
+  /// folder), the same for a file (`a/b/x.png`) and a folder (`a/b/frames/`),
+  /// so a missing nested folder is reported alike however the output is
+  /// spelt.
+  static func checkParentFolder(_ path: String, flag: String) throws(CommandError) {
+    try checkFolderExists(parentFolder(of: path), for: path, flag: flag)
+  }
+
+  /// `folder` (where `output` goes) must exist and be a folder.
+  static func checkFolderExists(_ folder: String, for output: String, flag: String) throws(CommandError) {
+    var info = stat()
+    guard stat(folder, &info) == 0 else {
+      let reason = String(cString: strerror(errno))
+      throw .usage("\(flag) \(output): the folder \(folder) does not exist (\(reason)); create it first")
+    }
+    guard (info.st_mode & S_IFMT) == S_IFDIR else {
+      throw .usage("\(flag) \(output): \(folder) is not a folder")
+    }
+  }
+
+  /// The folder `path` is in: `.` for a bare name, `/` for a name at the
+  /// root; trailing slashes of a folder output are not a level.
+  static func parentFolder(of path: String) -> String {
+    var trimmed = Substring(path)
+    while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+    guard let slash = trimmed.lastIndex(of: "/") else { return "." }
+    let parent = trimmed[..<slash]
+    return parent.isEmpty ? "/" : String(parent)
+  }
+
   /// `folder` (where `output` goes) must exist, be a folder and be writable,
   /// and must not be the root folder or a system folder.
   static func checkFolderWritable(_ folder: String, for output: String, flag: String) throws(CommandError) {
+    try checkFolderExists(folder, for: output, flag: flag)
     guard let resolved = realPath(folder) else {
       throw .usage("\(flag) \(output): no folder \(folder) (\(String(cString: strerror(errno))))")
     }

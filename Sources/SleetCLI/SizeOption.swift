@@ -1,17 +1,20 @@
+import SleetKit
+
 /// The `--size WxH` option of the render and shatter commands: one parser, so
 /// every command accepts the same spellings and words its errors the same way.
 enum SizeOption {
-  /// The size in points from `--size`, or nil when the option is absent.
+  /// The size in points from `option` (a `--size` declaration), or nil
+  /// when the option is absent.
   ///
   /// Accepts two numbers separated by `x`, `X` or `×` (`390x844`, `390×844`),
-  /// each finite and in (0, `maximum`].
+  /// each finite and in (0, ``SleetLimits/layerSide``].
   /// - Throws: `.usage` naming `--size` and quoting the value given.
   /// - Complexity: O(length of the value).
   static func parse(
-    _ arguments: inout Arguments, maximum: Double
+    _ arguments: inout Arguments, _ option: CommandOption
   ) throws(CommandError) -> (width: Double, height: Double)? {
-    guard let raw = try arguments.option("size") else { return nil }
-    return try parse(raw, maximum: maximum)
+    guard let raw = try arguments.value(option) else { return nil }
+    return try parse(raw, maximum: SleetLimits.layerSide)
   }
 
   /// `raw` as a `WxH` size, checked as above.

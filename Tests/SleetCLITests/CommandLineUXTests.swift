@@ -1,12 +1,13 @@
 import Glibc
 import SleetKit
+import SleetMath
 import Synchronization
 import Testing
 import _SleetTestSupport
 
 @testable import SleetCLI
 
-/// Item 10 of issue 11: --version, suggestions for mistyped commands,
+/// --version, suggestions for mistyped commands,
 /// `sleet help COMMAND`, and progress with an estimate of the time left.
 @Suite("version, help, suggestions and progress")
 struct CommandLineUXTests {

@@ -33,7 +33,7 @@ func pixelsUnlikeTheBackground(_ path: String) throws -> Int {
   return n
 }
 
-/// Item 6 of issue 11: without --time, a still shows the effect in full
+/// Without --time, a still shows the effect in full
 /// swing, by one rule that render and demo share (docs/rendering.md,
 /// "Default times").
 @Suite("default times")
@@ -107,7 +107,7 @@ struct DefaultTimesTests {
     #expect(
       try PNGFile.read(path: folder + "/d.png").straightRGBA8() == PNGFile.read(path: folder + "/t.png").straightRGBA8()
     )
-    // The old default, 2 s, was black: the flakes had not reached the layer.
+    // At 2 s the layer is still black: the flakes have not reached it.
     _ = runSleet(["render", "snow", "--size", "120x260", "--scale", "0.5", "--time", "2", "--out", folder + "/2.png"])
     #expect(try pixelsUnlikeTheBackground(folder + "/2.png") == 0)
     // At 60 s flakes are all over: in the top and the bottom half.

@@ -145,7 +145,7 @@ struct ExitStatusRow: CustomTestStringConvertible, Sendable {
   }
 }
 
-/// Item 7 of issue 11: one exit-status table (docs/cli.md), consistent with
+/// One exit-status table (docs/cli.md), consistent with
 /// the tool, and a test per row.
 @Suite("exit status")
 struct ExitStatusTests {

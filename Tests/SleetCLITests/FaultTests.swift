@@ -3,7 +3,7 @@ import SleetKit
 import Testing
 import _SleetTestSupport
 
-/// Faults, run through the built `sleet` executable (issue 11, "Hardening"):
+/// Faults, run through the built `sleet` executable (docs/reliability.md, "Faults"):
 /// an output folder the user may not write, a full disk or file-size limit,
 /// a full standard output, and a render killed midway.
 @Suite("faults: unwritable folder, disk full, killed mid-render")

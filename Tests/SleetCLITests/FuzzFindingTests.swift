@@ -12,7 +12,8 @@ struct CLIFuzzFindingTests {
   /// Fuzz/regressions/gesture/crash-b63664c6…: `transition render
   /// --gesture` trapped converting the frame count of a gesture spanning
   /// 1.261·10⁴² s to `Int`; a span of 10⁶ s made 30 million clocks before
-  /// the frame limit refused them. Both are refused from the count now.
+  /// the frame limit refused them. Both are refused from the frame count,
+  /// before any clock is made.
   @Test func aGestureTooLongToRenderIsAUsageError() throws {
     let folder = makeTemporaryFolder()
     defer { removeTree(folder) }

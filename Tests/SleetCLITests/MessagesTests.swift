@@ -6,7 +6,7 @@ import _SleetTestSupport
 
 @testable import SleetCLI
 
-/// Item 9 of issue 11: messages name the right thing, flags a combination
+/// Messages name the right thing, flags a combination
 /// would ignore are errors, and odd numbers are refused with a reason.
 @Suite("messages and refused combinations")
 struct MessagesTests {

@@ -257,7 +257,7 @@ struct OutputTests {
   @Test func oneFrameLimitAndOneImageSizeLimitForEveryCommand() throws {
     let folder = makeTemporaryFolder()
     defer { removeTree(folder) }
-    // The frame limit no longer depends on the format (APNGs stream to disk).
+    // The frame limit does not depend on the format (every format streams to disk).
     for out in [folder + "/x.apng", folder + "/frames"] {
       let over = runSleet(["render", "snow", "--duration", "3600", "--fps", "28", "--out", out])
       #expect(over.status == 2 && over.err.contains("--duration × --fps: 100800 frames, at most 100000"), "\(over.err)")

@@ -110,9 +110,8 @@ struct RenderCommandTests {
     let cases: [([String], String)] = [
       (["render", "snow"], "--out"),
       (["render", "--out", "/tmp/x.png"], "missing the effect"),
-      // An extension no format has (.gif was one until GIF output: this
-      // case then rendered a GIF, or failed only if an earlier run had left
-      // /tmp/x.gif behind).
+      // An extension no format has: refused before anything is rendered or
+      // written.
       (["render", "snow", "--out", "/tmp/x.jpg"], "--out /tmp/x.jpg: expected FILE.png"),
       (["render", "snow", "--out", "/tmp/x.png", "--size", "0x10"], "--size"),
       (["render", "snow", "--out", "/tmp/x.png", "--size", "10000x10000"], "--size × --scale"),

@@ -6,7 +6,7 @@ import _SleetTestSupport
 
 @testable import SleetCLI
 
-/// Item 8 of issue 11: `validate` runs every check `render` runs (cells,
+/// `validate` runs every check `render` runs (cells,
 /// sprites, the budget with the computed peak, times) and says which failed.
 @Suite("sleet validate runs render's checks")
 struct ValidateChecksTests {
@@ -32,7 +32,7 @@ struct ValidateChecksTests {
 
         """)
     // render finds the same sprite from another working directory (the
-    // reader resolved it against the file's folder; it was resolved twice).
+    // reader resolves it against the file's folder, once).
     let render = runSleet(["render", folder + "/fx/fx.json", "--size", "20x20", "--out", folder + "/s.png"])
     #expect(render.status == 0, "\(render.err)")
   }

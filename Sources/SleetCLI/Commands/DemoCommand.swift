@@ -1,4 +1,5 @@
 import SleetKit
+import SleetMath
 
 #if canImport(Glibc)
   import Glibc
@@ -11,7 +12,7 @@ import SleetKit
 struct DemoCommand: SleetCommand {
   static let path = ["demo"]
   static let summary = "render every preset and transition style to APNG, WebP and a contact sheet, with an index.html"
-  static let help = """
+  static let about = """
     usage: sleet demo [--out DIR] [--force] [--scale PX_PER_PT] [--fps F] [--only NAME,...]
 
     Renders every built-in preset and every transition style (slide, fade,
@@ -34,15 +35,17 @@ struct DemoCommand: SleetCommand {
     there costs only the particles alive then), a burst from its first birth
     to its last death. Prints what it wrote and how long it took.
 
-    options:
-      --out DIR            output folder (default ./sleet-demo; created if its
-                           parent exists)
-      --force              when DIR holds files of an earlier demo, remove
-                           them first (without it the demo is refused)
-      --scale PX_PER_PT    pixels per point (default 0.5: 195×422 px frames)
-      --fps F              frames per second, 1…240 (default 20)
-      --only NAME,...      render only these presets / transition styles
     """
+
+  /// The folder written without `--out`.
+  static let defaultFolder = "./sleet-demo"
+  /// Pixels per point without `--scale`.
+  static let defaultScale = 0.5
+  /// Frames per second without `--fps`.
+  static let defaultFPS = 20
+  /// The layer every effect is drawn on, in points: `sleet render`'s
+  /// default, an iPhone's screen.
+  static let layer = RenderOptions.defaultSize
 
   /// Frames on each contact sheet.
   static let sheetFrames = 8
@@ -50,9 +53,8 @@ struct DemoCommand: SleetCommand {
   /// How the demo encodes WebP: lossless, so both files hold the same
   /// pixels and the page can show the smaller one (the `--lossless
   /// --quality 25` of the commands on the page). Effort 25 rather than the
-  /// default 75: about half the encoding time for files about 3 % larger
-  /// (snow, 90 frames at 390×844: 9.7 s against 18.0 s for the whole
-  /// render, 837 kB against 810 kB; docs/rendering.md, "sleet demo").
+  /// default 75: about half the encoding time for files a few per cent
+  /// larger (docs/rendering.md, "sleet demo").
   static let webpOptions = WebPAnimationOptions(quality: 25, isLossless: true)
 
   /// One rendered entry of the demo.
@@ -76,144 +78,226 @@ struct DemoCommand: SleetCommand {
     var shown: AnimationFormat { webpBytes < apngBytes ? .webp(DemoCommand.webpOptions) : .apng }
   }
 
-  static func run(_ arguments: inout Arguments, output: CommandOutput) throws(CommandError) {
-    let folder = try arguments.option("out") ?? "./sleet-demo"
-    let force = try arguments.flag("force")
-    let scale = try RenderOptions.scale(&arguments, default: 0.5)
-    let fps = try RenderOptions.fps(&arguments, default: 20)
-    let presets = Effect.presetNames
-    let styles = TransitionStyle.allCases.map(\.rawValue)
+  /// What `sleet demo` was asked for.
+  struct Request {
+    var folder: String
+    var force: Bool
+    var scale: Double
+    var fps: Int
+    /// The presets and styles `--only` names; nil for all of them.
     var only: Set<String>?
-    if let list = try arguments.option("only") {
+
+    /// Whether the preset or style `name` is rendered.
+    func includes(_ name: String) -> Bool { only?.contains(name) ?? true }
+  }
+
+  static func run(_ arguments: inout Arguments, output: CommandOutput) throws(CommandError) {
+    let request = try parse(&arguments)
+    let canvas = try checkedCanvas(scale: request.scale)
+    try prepareFolder(request)
+
+    let clock = Stopwatch()
+    let presets = Effect.presetNames.filter(request.includes)
+    let styles = TransitionStyle.allCases.filter { request.includes($0.rawValue) }
+    let progress = Progress(output: output, label: "demo", total: presets.count + 2 * styles.count, unit: "effect")
+    var entries: [Entry] = []
+    for name in presets {
+      entries.append(try presetEntry(name, canvas: canvas, request: request, output: output))
+      progress.advance(by: 1)
+    }
+    let pictures = (
+      first: DemoPicture.first.image(width: canvas.pixelWidth, height: canvas.pixelHeight),
+      second: DemoPicture.second.image(width: canvas.pixelWidth, height: canvas.pixelHeight)
+    )
+    for style in styles {
+      let scene = try transitionScene(style, pictures: pictures, canvas: canvas)
+      entries.append(try timedEntry(scene, canvas: canvas, request: request, output: output))
+      progress.advance(by: 1)
+      entries.append(try interactiveEntry(scene, canvas: canvas, request: request, output: output))
+      progress.advance(by: 1)
+    }
+    let index = try writeIndex(entries, canvas: canvas, request: request)
+    progress.finish()
+    output.print("wrote \(index)")
+    output.print(
+      "demo: \(entries.count) effects, \(canvas.pixelWidth)×\(canvas.pixelHeight) px at \(request.fps) fps, in \(clock.elapsedText)"
+    )
+  }
+
+  /// Reads the options (``OptionTable``).
+  static func parse(_ arguments: inout Arguments) throws(CommandError) -> Request {
+    let folder = try arguments.value(OptionTable.demoOut) ?? defaultFolder
+    let force = try arguments.flag(OptionTable.demoForce)
+    let scale = try arguments.number(OptionTable.demoScale) ?? defaultScale
+    let fps = try RenderOptions.fps(&arguments, OptionTable.demoFPS, default: defaultFPS)
+    var only: Set<String>?
+    if let list = try arguments.value(OptionTable.only) {
+      let known = Effect.presetNames + TransitionStyle.allCases.map(\.rawValue)
       let names = list.split(separator: ",").map(String.init)
-      for name in names where !presets.contains(name) && !styles.contains(name) {
-        throw .usage(
-          "--only: no preset or transition style named '\(name)' (\((presets + styles).joined(separator: ", ")))")
+      for name in names where !known.contains(name) {
+        var message = "--only: no preset or transition style named '\(name)' (\(known.joined(separator: ", ")))"
+        if let near = Suggestion.closest(to: name, in: known) { message += "; did you mean '\(near)'?" }
+        throw .usage(message)
       }
       only = Set(names)
     }
     try arguments.finish()
-    let canvas = Canvas(width: 390, height: 844, pixelsPerPoint: scale)
+    return Request(folder: folder, force: force, scale: scale, fps: fps, only: only)
+  }
+
+  /// The layer at `scale`, refused when an image side would be under a
+  /// pixel or over the WebP or image limits.
+  static func checkedCanvas(scale: Double) throws(CommandError) -> Canvas {
+    let canvas = Canvas(width: layer.width, height: layer.height, pixelsPerPoint: scale)
     try RenderOptions.checkAtLeastOnePixel(canvas, flags: "--scale")
-    // WebP's canvas limit is below SleetLimits' 8192 px only for absurd
+    // WebP's canvas limit is below SleetLimits.imageSide only for absurd
     // scales; refuse rather than trap.
     if canvas.pixelWidth > WebPAnimationEncoder.maximumSide || canvas.pixelHeight > WebPAnimationEncoder.maximumSide {
       throw .usage("--scale: WebP frames are at most \(WebPAnimationEncoder.maximumSide) px a side")
     }
     try Canvas.checkImageSize(width: canvas.pixelWidth, height: canvas.pixelHeight, flags: "--scale")
-    let size = (width: canvas.pixelWidth, height: canvas.pixelHeight)
+    return canvas
+  }
+
+  /// Checks the output folder, creates it, and with `--force` removes an
+  /// earlier demo's files (``fileNames``).
+  static func prepareFolder(_ request: Request) throws(CommandError) {
     let owns = { (name: String) in fileNames.contains(name) }
     try OutputCheck.checkFolder(
-      folder, owns: owns, what: "files of a demo", inputs: [], force: force, flag: "--out")
-    try RenderOutput.makeFolder(folder, flag: "--out")
-    if force { try OutputCheck.removeOwnedFiles(in: folder, owns: owns) }
-    FileOutput.removeStaleTemporaries(inFolder: folder, for: owns)
+      request.folder, owns: owns, what: "files of a demo", inputs: [], force: request.force, flag: "--out")
+    try RenderOutput.makeFolder(request.folder, flag: "--out")
+    if request.force { try OutputCheck.removeOwnedFiles(in: request.folder, owns: owns) }
+    FileOutput.removeStaleTemporaries(inFolder: request.folder, for: owns)
+  }
 
+  /// Renders the preset `name` at the default times of 'sleet render'
+  /// (docs/rendering.md, "Default times") and describes it for the page.
+  static func presetEntry(
+    _ name: String, canvas: Canvas, request: Request, output: CommandOutput
+  ) throws(CommandError) -> Entry {
     let clock = Stopwatch()
-    let chosenStyles = TransitionStyle.allCases.filter { only?.contains($0.rawValue) ?? true }
-    let progress = Progress(
-      output: output, label: "demo",
-      total: presets.filter { only?.contains($0) ?? true }.count + 2 * chosenStyles.count,
-      unit: "effect")
-    var entries: [Entry] = []
-    for name in presets where only?.contains(name) ?? true {
-      let effectClock = Stopwatch()
-      let effect = try RenderOptions.effect(name, width: canvas.width, height: canvas.height)
-      // The same default times as 'sleet render' (docs/rendering.md, "Default times").
-      let (start, duration) = (effect.previewTimes.start, effect.previewTimes.duration)
-      let count = Swift.max(1, Int((duration * Double(fps)).rounded()))
-      let times = (0..<count).map { start + Double($0) / Double(fps) }
-      let scene = ParticleScene(effect: effect, canvas: canvas, background: .black)
-      let files = try write(
-        name, times: times, labels: times, size: size, fps: fps, into: folder, output: output, clock: effectClock
-      ) {
-        (batch: [Double]) throws(CommandError) in try scene.render(times: batch)
-      }
-      var entry = Entry(name: name, caption: effect.summary ?? "the \(name) preset", files: files)
-      entry.parameters =
-        [
-          ("seed", "\(effect.seed)"), ("start", "\(numberText(start)) s"),
-          ("duration", "\(numberText(duration)) s (\(count) frames at \(fps) fps)"),
-          ("layer", "390×844 pt at \(numberText(scale)) px/pt"), ("background", "#000000ff"),
-        ] + effect.parameters.map { ($0.name, numberText($0.value)) }
-      entry.command = renderCommand(name, files: files, scale: scale, fps: fps)
-      entries.append(entry)
-      progress.advance(by: 1)
+    let fps = request.fps
+    let effect = try RenderOptions.effect(name, width: canvas.width, height: canvas.height)
+    let (start, duration) = (effect.previewTimes.start, effect.previewTimes.duration)
+    let count = Swift.max(1, Int((duration * Double(fps)).rounded()))
+    let times = (0..<count).map { start + Double($0) / Double(fps) }
+    let scene = ParticleScene(effect: effect, canvas: canvas, background: .black)
+    let files = try write(
+      name, times: times, labels: times, size: (canvas.pixelWidth, canvas.pixelHeight), fps: fps,
+      into: request.folder, output: output, clock: clock
+    ) {
+      (batch: [Double]) throws(CommandError) in try scene.render(times: batch)
     }
-    let first = DemoPicture.first.image(width: canvas.pixelWidth, height: canvas.pixelHeight)
-    let second = DemoPicture.second.image(width: canvas.pixelWidth, height: canvas.pixelHeight)
-    // The container is the image in points (at most a pixel larger than
-    // 390×844 pt), so pictures and layers share one pixel grid.
+    var entry = Entry(name: name, caption: effect.summary ?? "the \(name) preset", files: files)
+    entry.parameters =
+      [
+        ("seed", "\(effect.seed)"), ("start", "\(numberText(start)) s"),
+        ("duration", "\(numberText(duration)) s (\(count) frames at \(fps) fps)"),
+        ("layer", "\(numberText(layer.width))×\(numberText(layer.height)) pt at \(numberText(request.scale)) px/pt"),
+        ("background", "#000000ff"),
+      ] + effect.parameters.map { ($0.name, numberText($0.value)) }
+    entry.command = renderCommand(name, files: files, scale: request.scale, fps: fps)
+    return entry
+  }
+
+  /// The transition of `style` between the demo's two pictures, with the
+  /// inputs it needs (``demoOptions(_:width:)``). The container is the image
+  /// in points (at most a pixel larger than the layer), so pictures and
+  /// layers share one pixel grid.
+  static func transitionScene(
+    _ style: TransitionStyle, pictures: (first: RGBAImage, second: RGBAImage), canvas: Canvas
+  ) throws(CommandError) -> TransitionScene {
+    let scale = canvas.pixelsPerPoint
     let width = Double(canvas.pixelWidth) / scale, height = Double(canvas.pixelHeight) / scale
-    for style in chosenStyles {
-      let transition: Transition
-      do throws(TransitionError) {
-        transition = try Transition(
-          style: style, width: width, height: height, options: demoOptions(style, width: width))
-      } catch {
-        throw .failure("demo: \(style.rawValue): \(error.description)")
-      }
-      let image =
-        style == .zoom ? TransitionScene.crop(first, to: transition.options.imageRect!, pixelsPerPoint: scale) : nil
-      let scene = TransitionScene(transition: transition, from: first, to: second, image: image, pixelsPerPoint: scale)
-
-      var effectClock = Stopwatch()
-      let times = scene.times(fps: fps, hold: 0.5)
-      let files = try write(
-        style.rawValue, times: times, labels: times, size: size, fps: fps, into: folder, output: output,
-        clock: effectClock
-      ) {
-        (batch: [Double]) throws(CommandError) in scene.render(times: batch)
-      }
-      var entry = Entry(name: style.rawValue, caption: caption(style, transition: transition), files: files)
-      entry.parameters =
-        transitionParameters(transition, scale: scale) + [
-          ("frames", "0 … \(numberText(transition.endTime)) s + 0.5 s hold, \(times.count) frames at \(fps) fps")
-        ]
-      entry.command = demoCommand(style.rawValue, scale: scale, fps: fps)
-      entries.append(entry)
-      progress.advance(by: 1)
-
-      effectClock = Stopwatch()
-      var clocks: [Double] = []
-      var transitionTimes: [Double] = []
-      for (k, gesture) in demoGestures(width: width).enumerated() {
-        let replay = GestureReplay(gesture, extent: width, interaction: InteractiveTransition(transition))
-        let offset = (clocks.last ?? -1 / Double(fps)) + 1 / Double(fps)
-        for c in replay.clocks(fps: fps, hold: k == 0 ? 0.3 : 0.5) {
-          clocks.append(offset + c - gesture.startTime)
-          transitionTimes.append(replay.transitionTime(at: c))
-        }
-      }
-      let interactiveFiles = try write(
-        style.rawValue + "-interactive", times: transitionTimes, labels: clocks, size: size, fps: fps, into: folder,
-        output: output, clock: effectClock
-      ) { (batch: [Double]) throws(CommandError) in scene.render(times: batch) }
-      var interactive = Entry(
-        name: style.rawValue + "-interactive",
-        caption:
-          "\(style.rawValue), interactive (\(style.finishRule == .pastHalf ? "finishes when p > 0.5" : "finishes when p > 0.5 or the finger moves forward")): an edge pan released at 40 % while moving back cancels; one released at 70 % finishes",
-        files: interactiveFiles)
-      interactive.parameters =
-        transitionParameters(transition, scale: scale) + [
-          ("gestures", "0.5 s pans to 45 % (back to 40 % at 0.6 s), then to 70 %; completion speed 1"),
-          ("frames", "\(transitionTimes.count) at \(fps) fps"),
-        ]
-      interactive.command = demoCommand(style.rawValue, scale: scale, fps: fps)
-      entries.append(interactive)
-      progress.advance(by: 1)
+    let transition: Transition
+    do throws(TransitionError) {
+      transition = try Transition(style: style, width: width, height: height, options: demoOptions(style, width: width))
+    } catch {
+      throw .failure("demo: \(style.rawValue): \(error.description)")
     }
-    let index = folder + "/index.html"
+    let image =
+      style == .zoom
+      ? TransitionScene.crop(pictures.first, to: transition.options.imageRect!, pixelsPerPoint: scale) : nil
+    return TransitionScene(
+      transition: transition, from: pictures.first, to: pictures.second, image: image, pixelsPerPoint: scale)
+  }
+
+  /// Renders the timed transition (with a 0.5 s hold) and describes it.
+  static func timedEntry(
+    _ scene: TransitionScene, canvas: Canvas, request: Request, output: CommandOutput
+  ) throws(CommandError) -> Entry {
+    let clock = Stopwatch()
+    let transition = scene.transition
+    let name = transition.style.rawValue
+    let times = scene.times(fps: request.fps, hold: 0.5)
+    let files = try write(
+      name, times: times, labels: times, size: (canvas.pixelWidth, canvas.pixelHeight), fps: request.fps,
+      into: request.folder, output: output, clock: clock
+    ) {
+      (batch: [Double]) throws(CommandError) in scene.render(times: batch)
+    }
+    var entry = Entry(name: name, caption: caption(transition.style, transition: transition), files: files)
+    entry.parameters =
+      transitionParameters(transition, scale: request.scale) + [
+        (
+          "frames",
+          "0 … \(numberText(transition.endTime)) s + 0.5 s hold, \(times.count) frames at \(request.fps) fps"
+        )
+      ]
+    entry.command = demoCommand(name, scale: request.scale, fps: request.fps)
+    return entry
+  }
+
+  /// Renders the transition driven by the two demo pans
+  /// (``demoGestures(width:)``), one after the other, and describes it.
+  static func interactiveEntry(
+    _ scene: TransitionScene, canvas: Canvas, request: Request, output: CommandOutput
+  ) throws(CommandError) -> Entry {
+    let clock = Stopwatch()
+    let transition = scene.transition
+    let style = transition.style
+    let fps = Double(request.fps)
+    var clocks: [Double] = []
+    var transitionTimes: [Double] = []
+    for (k, gesture) in demoGestures(width: transition.width).enumerated() {
+      let replay = GestureReplay(gesture, extent: transition.width, interaction: InteractiveTransition(transition))
+      let offset = (clocks.last ?? -1 / fps) + 1 / fps
+      for c in replay.clocks(fps: request.fps, hold: k == 0 ? 0.3 : 0.5) {
+        clocks.append(offset + c - gesture.startTime)
+        transitionTimes.append(replay.transitionTime(at: c))
+      }
+    }
+    let files = try write(
+      style.rawValue + "-interactive", times: transitionTimes, labels: clocks,
+      size: (canvas.pixelWidth, canvas.pixelHeight), fps: request.fps, into: request.folder, output: output,
+      clock: clock
+    ) { (batch: [Double]) throws(CommandError) in scene.render(times: batch) }
+    let rule =
+      style.finishRule == .pastHalf ? "finishes when p > 0.5" : "finishes when p > 0.5 or the finger moves forward"
+    var entry = Entry(
+      name: style.rawValue + "-interactive",
+      caption:
+        "\(style.rawValue), interactive (\(rule)): an edge pan released at 40 % while moving back cancels; one released at 70 % finishes",
+      files: files)
+    entry.parameters =
+      transitionParameters(transition, scale: request.scale) + [
+        ("gestures", "0.5 s pans to 45 % (back to 40 % at 0.6 s), then to 70 %; completion speed 1"),
+        ("frames", "\(transitionTimes.count) at \(request.fps) fps"),
+      ]
+    entry.command = demoCommand(style.rawValue, scale: request.scale, fps: request.fps)
+    return entry
+  }
+
+  /// Writes the page (``html(_:canvas:fps:)``) as `index.html` and returns
+  /// its path.
+  static func writeIndex(_ entries: [Entry], canvas: Canvas, request: Request) throws(CommandError) -> String {
+    let index = request.folder + "/index.html"
     do throws(FileOutputError) {
-      try FileOutput.atomicWrite(Array(html(entries, canvas: canvas, fps: fps).utf8), to: index)
+      try FileOutput.atomicWrite(Array(html(entries, canvas: canvas, fps: request.fps).utf8), to: index)
     } catch {
       throw .failure(error.description)
     }
-    progress.finish()
-    output.print("wrote \(index)")
-    output.print(
-      "demo: \(entries.count) effects, \(canvas.pixelWidth)×\(canvas.pixelHeight) px at \(fps) fps, in \(clock.elapsedText)"
-    )
+    return index
   }
 
   /// The inputs the styles that need them get in the demo (container W wide).

@@ -4,7 +4,7 @@ import SleetKit
 struct InfoCommand: SleetCommand {
   static let path = ["info"]
   static let summary = "print the version, build configuration and OpenBLAS details"
-  static let help = """
+  static let about = """
     usage: sleet info
 
     Prints SleetKit's version, whether this is a debug or release build, the CPU

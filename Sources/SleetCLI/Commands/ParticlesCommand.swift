@@ -9,29 +9,19 @@ struct ParticlesOptions {
   var budget = ParticleSystemConfiguration().budget
   var capsOldestFirst = false
 
-  /// Reads `--effect`, `--seed`, `--threads` and `--step`.
+  /// Reads `--effect`, `--seed`, `--threads`, `--budget`, `--cap` and
+  /// `--step`, each checked against its declared range (``OptionTable``).
   static func parse(_ arguments: inout Arguments) throws(CommandError) -> ParticlesOptions {
-    guard let name = try arguments.option("effect") else { throw .usage("missing --effect NAME|FILE.json") }
+    guard let name = try arguments.value(OptionTable.effect) else {
+      throw .usage("missing --effect NAME|FILE.json")
+    }
     var effect = try loadEffect(name)
-    if let seed = try arguments.option("seed", as: "an integer in 0…4294967295", { UInt32($0) }) {
-      effect.seed = seed
-    }
+    if let seed = try arguments.integer(OptionTable.emitterSeed) { effect.seed = UInt32(seed) }
     var options = ParticlesOptions(effect: effect)
-    if let threads = try arguments.int("threads") {
-      guard threads >= 1 else { throw .usage("--threads: expected at least 1, got \(threads)") }
-      options.threads = threads
-    }
-    if let budget = try arguments.int("budget") {
-      guard budget >= 1 && budget <= ParticleSystemConfiguration.maximumBudget else {
-        throw .usage("--budget: expected 1…\(ParticleSystemConfiguration.maximumBudget), got \(budget)")
-      }
-      options.budget = budget
-    }
-    options.capsOldestFirst = try arguments.flag("cap")
-    if let step = try arguments.double("step") {
-      guard step > 0 else { throw .usage("--step: expected a positive number of seconds, got \(step)") }
-      options.step = step
-    }
+    if let threads = try arguments.integer(OptionTable.threads) { options.threads = threads }
+    if let budget = try arguments.integer(OptionTable.budget) { options.budget = budget }
+    options.capsOldestFirst = try arguments.flag(OptionTable.cap)
+    options.step = try arguments.number(OptionTable.step)
     return options
   }
 
@@ -95,7 +85,7 @@ func loadEffect(_ nameOrPath: String, label: String? = nil) throws(CommandError)
 struct ParticlesDumpCommand: SleetCommand {
   static let path = ["particles", "dump"]
   static let summary = "print every particle an effect draws at a time, sorted by id"
-  static let help = """
+  static let about = """
     usage: sleet particles dump --effect NAME|FILE.json --time T [--seed N] [--step DT]
                                 [--threads N] [--budget N [--cap]] [--format csv|json]
 
@@ -112,33 +102,20 @@ struct ParticlesDumpCommand: SleetCommand {
     drawing), birth and velocity come from the particle's record. Times past
     what the effect can simulate exactly are refused (exit 2).
 
-    options:
-      --effect NAME|FILE.json   a built-in preset or an effect file
-      --time T                  the time to dump (required)
-      --seed N                  the emitter seed (default: the effect's)
-      --step DT                 advance frame by frame in steps of DT instead of
-                                seeking (the output is identical)
-      --threads N               evaluation threads (default 1; output identical)
-      --budget N                live-particle budget (default 4000000); an effect
-                                whose computed peak exceeds it is refused (exit 2)
-      --cap                     instead of refusing, keep the newest N particles;
-                                once particles are dropped, --step output may
-                                differ from seeking (a dropped parent stops
-                                emitting sub-particles)
-      --format csv|json         default csv
     """
 
   static func run(_ arguments: inout Arguments, output: CommandOutput) throws(CommandError) {
     let options = try ParticlesOptions.parse(&arguments)
-    guard let time = try RenderOptions.time(&arguments, "time") else { throw .usage("missing --time T") }
+    guard let time = try arguments.number(OptionTable.dumpTime) else { throw .usage("missing --time T") }
     // Stepping is linear in T / DT; cap it like `stats` caps its rows.
-    if let step = options.step, abs(time) / step > 1_000_000 {
-      throw .usage("--step: too small for --time (at most 10⁶ steps)")
+    if let step = options.step, abs(time) / step > Double(SleetLimits.particleSteps) {
+      throw .usage("--step: too small for --time (at most \(SleetLimits.particleSteps) steps)")
     }
-    let format = try arguments.option("format") ?? "csv"
-    guard format == "csv" || format == "json" else {
-      throw .usage("--format: expected csv or json, got '\(format)'")
-    }
+    let format =
+      try arguments.choice(OptionTable.format, ["csv", "json"], spelled: "csv or json") {
+        $0 == "csv" || $0 == "json" ? $0 : nil
+      }
+      ?? "csv"
     try arguments.finish()
     output.print(try dump(options, time: time, json: format == "json"))
   }
@@ -215,8 +192,12 @@ struct ParticlesDumpCommand: SleetCommand {
 /// `sleet particles stats`: live counts per cell over time.
 struct ParticlesStatsCommand: SleetCommand {
   static let path = ["particles", "stats"]
+  /// The seconds covered without `--duration`.
+  static let defaultDuration = 5.0
+  /// The seconds between rows without `--interval`.
+  static let defaultInterval = 0.5
   static let summary = "print live particle counts per cell over time"
-  static let help = """
+  static let about = """
     usage: sleet particles stats --effect NAME|FILE.json [--duration D] [--interval I]
                                  [--seed N] [--step DT] [--threads N] [--budget N [--cap]]
 
@@ -224,25 +205,17 @@ struct ParticlesStatsCommand: SleetCommand {
     live count and one column per cell (by key path, e.g. rocket.spark), plus
     the effect's computed peak (an upper bound) on the first line.
 
-    options:
-      --effect NAME|FILE.json   a built-in preset or an effect file
-      --duration D              seconds to cover (default 5)
-      --interval I              seconds between rows (default 0.5)
-      --seed N                  the emitter seed (default: the effect's)
-      --step DT                 advance frame by frame instead of seeking
-      --threads N               evaluation threads (default 1)
-      --budget N, --cap         as for `sleet particles dump`
     """
 
   static func run(_ arguments: inout Arguments, output: CommandOutput) throws(CommandError) {
     let options = try ParticlesOptions.parse(&arguments)
-    let duration = try arguments.double("duration") ?? 5
-    let interval = try arguments.double("interval") ?? 0.5
-    guard duration >= 0 else { throw .usage("--duration: expected a non-negative number, got \(duration)") }
-    guard interval > 0 else { throw .usage("--interval: expected a positive number, got \(interval)") }
-    guard duration / interval <= 1_000_000 else { throw .usage("--interval: too small for --duration") }
-    if let step = options.step, duration / step > 1_000_000 {
-      throw .usage("--step: too small for --duration (at most 10⁶ steps)")
+    let duration = try arguments.number(OptionTable.statsDuration) ?? defaultDuration
+    let interval = try arguments.number(OptionTable.interval) ?? defaultInterval
+    guard duration / interval <= Double(SleetLimits.particleSteps) else {
+      throw .usage("--interval: too small for --duration (at most \(SleetLimits.particleSteps) rows)")
+    }
+    if let step = options.step, duration / step > Double(SleetLimits.particleSteps) {
+      throw .usage("--step: too small for --duration (at most \(SleetLimits.particleSteps) steps)")
     }
     try arguments.finish()
     output.print(try table(options, duration: duration, interval: interval))

@@ -4,7 +4,7 @@ import SleetKit
 struct PresetsListCommand: SleetCommand {
   static let path = ["presets", "list"]
   static let summary = "list the built-in effect presets and their parameters"
-  static let help = """
+  static let about = """
     usage: sleet presets list
 
     Prints one line per built-in preset: its name, its parameters with their
@@ -41,26 +41,20 @@ struct PresetsListCommand: SleetCommand {
 struct PresetsExportCommand: SleetCommand {
   static let path = ["presets", "export"]
   static let summary = "print a preset as an effect file (JSON, format 1)"
-  static let help = """
+  static let about = """
     usage: sleet presets export NAME [--width W] [--parameter NAME=VALUE]... [--out FILE.json [--force]]
 
     Prints the preset NAME as a canonical effect file: fixed key order, only
     values that differ from Core Animation's defaults, numbers that read back
     bit for bit. Edit it and use it anywhere an effect name is accepted.
 
-    options:
-      --width W               set the preset's 'width' parameter (e.g. snow: emitter 2·W wide)
-      --parameter NAME=VALUE  set any parameter (repeatable); see 'sleet presets list'
-      --out FILE.json         write the file (atomically) instead of printing it
-                              (- prints it)
-      --force                 replace an existing FILE.json
     """
 
   static func run(_ arguments: inout Arguments, output: CommandOutput) throws(CommandError) {
     var values: [String: Double] = [:]
-    if let width = try arguments.double("width") { values["width"] = width }
+    if let width = try arguments.number(OptionTable.width) { values["width"] = width }
     let widthFlag = values["width"] != nil
-    for raw in try arguments.options("parameter") {
+    for raw in try arguments.values(OptionTable.parameter) {
       let parts = raw.split(separator: "=", maxSplits: 1).map(String.init)
       guard parts.count == 2, !parts[0].isEmpty, let v = Double(parts[1]), v.isFinite else {
         throw .usage("--parameter: expected NAME=VALUE with a finite number, got '\(raw)'")
@@ -74,9 +68,9 @@ struct PresetsExportCommand: SleetCommand {
       }
       values[parts[0]] = v
     }
-    let out = try arguments.option("out")
-    if let out { try OutputPaths.checkParentFolder(out, flag: "--out") }
-    let force = try arguments.flag("force")
+    let out = try arguments.value(OptionTable.exportOut)
+    if let out { try OutputCheck.checkParentFolder(out, flag: "--out") }
+    let force = try arguments.flag(OptionTable.exportForce)
     guard let name = arguments.positional() else { throw .usage("missing the preset NAME") }
     try arguments.finish()
     let effect: Effect

@@ -12,10 +12,10 @@ import Synchronization
 struct RenderCommand: SleetCommand {
   static let path = ["render"]
   static let summary = "render an effect to a PNG still, an animation (APNG, WebP, GIF) or numbered PNG frames"
-  static let help = """
+  static let about = """
     usage: sleet render EFFECT|FILE.json --out FILE.png|FILE.apng|FILE.webp|FILE.gif|DIR|-|apng:- [--force]
                         [--seed N] [--duration S] [--fps F] [--start T] [--time T]
-                        [--size WxH] [--scale PX_PER_PT] [--background RGBA]
+                        [--size WxH] [--scale PX_PER_PT] [--background RGBA] [--gpu]
                         [--frames A-B | --shard i/n]
                         [--quality Q] [--lossless] [--dither ordered|none]
 
@@ -25,7 +25,7 @@ struct RenderCommand: SleetCommand {
       FILE.apng   an animation from --start to --start + --duration at --fps
                   (loops forever, exact frame delays of 1/F s)
       FILE.webp   the same animation as WebP (lossy, or --lossless)
-      FILE.gif    the same animation as GIF (252 colours, at most 50 fps);
+      FILE.gif    the same animation as GIF (252 colours, at most \(AnimationFormat.maximumGIFFramesPerSecond) fps);
                   WebP and GIF store delays in whole ms and cs: each frame
                   starts at its exact time rounded, so the total is exact
       DIR         the same frames as DIR/frame-0000.png, frame-0001.png, …
@@ -54,49 +54,24 @@ struct RenderCommand: SleetCommand {
     animation of just those frames (docs/rendering.md, "Splitting a render
     across processes or machines").
 
-    options:
-      --out PATH           where to write (required); its folder must exist
-      --force              replace an existing output
-      --gpu                evaluate the particles with the OpenGL ES 3.1
-                           compute shader (EGL surfaceless; Mesa's llvmpipe
-                           without a GPU); see docs/gpu.md
-      --seed N             emitter seed, 0…4294967295 (default: the effect's)
-      --duration S         animation length in seconds, in (0, 3600] (default:
-                           see above); at most 100000 frames
-      --fps F              frames per second, 1…240 (default 30)
-      --start T            time of the first frame in seconds, ≥ 0 (default:
-                           see above); seeking there costs the live
-                           particles, not T
-      --time T             time of the still for FILE.png, ≥ 0 (default: see
-                           above)
-      --size WxH           layer size in points (default 390x844)
-      --scale PX_PER_PT    pixels per point, in (0, 16] (default 1); the image
-                           is ⌈W·scale⌉ × ⌈H·scale⌉ pixels, at least 1, at most
-                           8192 a side and 33554432 in all
-      --background RGBA    #RRGGBB, #RRGGBBAA, or r,g,b[,a] with components in
-                           [0, 1] (straight alpha); default #000000ff (opaque black)
-    \(FrameRequest.helpText())
-    \(AnimationFormat.optionsHelp())
-
     Before drawing, the checks of 'sleet validate' run (cells, sprites,
     particle budget, times); a failure is bad input (exit 2).
     """
 
   static func run(_ arguments: inout Arguments, output: CommandOutput) throws(CommandError) {
-    guard let outPath = try arguments.option("out") else { throw .usage("--out FILE.png|FILE.apng|DIR is required") }
-    let target = try AnimationFormat.readOptions(&arguments, for: RenderTarget(outPath))
-    try OutputPaths.checkParentFolder(target.path, flag: "--out")
-    let force = try arguments.flag("force")
-    let usesGPU = try arguments.flag("gpu")
-    let seed = try arguments.option("seed", as: "an integer in 0…4294967295") { UInt32($0) }
-    let duration = try arguments.double("duration")
-    if let duration, !(duration > 0 && duration <= 3600) {
-      throw .usage("--duration: expected seconds in (0, 3600], got \(duration)")
+    guard let outPath = try arguments.value(OptionTable.out) else {
+      throw .usage("--out FILE.png|FILE.apng|DIR is required")
     }
-    let fpsGiven = arguments.contains("fps")
+    let target = try AnimationFormat.readOptions(&arguments, for: RenderTarget(outPath))
+    try OutputCheck.checkParentFolder(target.path, flag: "--out")
+    let force = try arguments.flag(OptionTable.force)
+    let usesGPU = try arguments.flag(OptionTable.gpu)
+    let seed = try arguments.integer(OptionTable.emitterSeed).map { UInt32($0) }
+    let duration = try arguments.number(OptionTable.duration)
+    let fpsGiven = arguments.contains(OptionTable.fps)
     let fps = try RenderOptions.fps(&arguments)
-    let start = try RenderOptions.time(&arguments, "start")
-    let time = try RenderOptions.time(&arguments, "time")
+    let start = try arguments.number(OptionTable.start)
+    let time = try arguments.number(OptionTable.stillTime)
     let request = try FrameRequest.parse(&arguments)
     try request?.check(for: target)
     // A flag the output would ignore is refused, as 'transition render' does.
@@ -154,14 +129,14 @@ struct RenderCommand: SleetCommand {
 
   /// The files a render reads: the effect file (when `argument` is a path)
   /// and the PNG sprites it names.
-  static func inputFiles(_ argument: String, effect: Effect) -> [InputFile] {
+  static func inputFiles(_ argument: String, effect: Effect) -> [CommandInput] {
     guard let folder = effectFolder(argument) else { return [] }
-    var files = [InputFile(flag: "the effect file", path: argument)]
+    var files = [CommandInput(flag: "the effect file", path: argument)]
     func add(_ name: String) {
       guard name.lowercased().hasSuffix(".png") else { return }
       // Where SpriteLibrary looks for it.
-      files.append(InputFile(flag: "the sprite", path: name.hasPrefix("/") ? name : folder + "/" + name))
-      files.append(InputFile(flag: "the sprite", path: name))
+      files.append(CommandInput(flag: "the sprite", path: name.hasPrefix("/") ? name : folder + "/" + name))
+      files.append(CommandInput(flag: "the sprite", path: name))
     }
     func visit(_ cells: [EmitterCell]) {
       for cell in cells {
@@ -189,8 +164,6 @@ struct Canvas: Sendable {
   var width: Double
   var height: Double
   var pixelsPerPoint: Double
-  /// The largest layer side accepted by `--size`, in points.
-  static let maximumSide = 100_000.0
 
   var pixelWidth: Int { Swift.max(1, Int((width * pixelsPerPoint).rounded(.up))) }
   var pixelHeight: Int { Swift.max(1, Int((height * pixelsPerPoint).rounded(.up))) }
@@ -269,28 +242,16 @@ enum RenderTarget: Sendable {
 
 /// Option parsing shared by `sleet render`, `sleet shatter render` and `sleet demo`.
 enum RenderOptions {
-  /// `--fps F` (default 30), an integer in 1…240.
-  static func fps(_ arguments: inout Arguments, default value: Int = 30) throws(CommandError) -> Int {
-    let fps = try arguments.int("fps") ?? value
-    guard (1...240).contains(fps) else { throw .usage("--fps: expected an integer in 1…240, got \(fps)") }
-    return fps
-  }
+  /// The frames per second of an animation without `--fps`.
+  static let defaultFPS = 30
+  /// The layer size in points without `--size`.
+  static let defaultSize = (width: 390.0, height: 844.0)
 
-  /// `--scale PX_PER_PT` (finite, > 0).
-  static func scale(_ arguments: inout Arguments, default value: Double) throws(CommandError) -> Double {
-    let scale = try arguments.double("scale") ?? value
-    guard scale > 0 && scale <= 16 else { throw .usage("--scale: expected pixels per point in (0, 16], got \(scale)") }
-    return scale
-  }
-
-  /// A time option (`--time`, `--start`) in seconds, ≥ 0, or nil when absent.
-  static func time(_ arguments: inout Arguments, _ name: String) throws(CommandError) -> Double? {
-    guard let t = try arguments.double(name) else { return nil }
-    guard t >= 0 else {
-      throw .usage(
-        "--\(name): expected seconds ≥ 0 (the effect starts at 0; nothing is alive before), got \(numberText(t))")
-    }
-    return t
+  /// `--fps F` (``OptionTable/fps`` or `option`), `value` when absent.
+  static func fps(
+    _ arguments: inout Arguments, _ option: CommandOption = OptionTable.fps, default value: Int = defaultFPS
+  ) throws(CommandError) -> Int {
+    try arguments.integer(option) ?? value
   }
 
   /// Refuses a canvas less than one pixel on a side (a --scale so small the
@@ -303,12 +264,13 @@ enum RenderOptions {
     }
   }
 
-  /// `--size WxH` (default 390x844, `x` or `×` between the sides, each in
-  /// (0, 100000] points) and `--scale` (default 1), checked so the image is
-  /// within the size limits (``Canvas/checkImageSize(width:height:flags:)``).
-  static func canvas(_ arguments: inout Arguments, defaultScale: Double = 1) throws(CommandError) -> Canvas {
-    let (width, height) = try SizeOption.parse(&arguments, maximum: Canvas.maximumSide) ?? (390, 844)
-    let canvas = Canvas(width: width, height: height, pixelsPerPoint: try scale(&arguments, default: defaultScale))
+  /// `--size WxH` (``defaultSize`` when absent, `x` or `×` between the
+  /// sides, each in (0, ``SleetLimits/layerSide``] points) and `--scale`
+  /// (default 1), checked so the image is within the size limits
+  /// (``Canvas/checkImageSize(width:height:flags:)``).
+  static func canvas(_ arguments: inout Arguments) throws(CommandError) -> Canvas {
+    let (width, height) = try SizeOption.parse(&arguments, OptionTable.layerSize) ?? defaultSize
+    let canvas = Canvas(width: width, height: height, pixelsPerPoint: try arguments.number(OptionTable.scale) ?? 1)
     try checkAtLeastOnePixel(canvas, flags: "--size × --scale")
     try Canvas.checkImageSize(width: canvas.pixelWidth, height: canvas.pixelHeight, flags: "--size × --scale")
     return canvas
@@ -316,7 +278,7 @@ enum RenderOptions {
 
   /// `--background RGBA` (default opaque black).
   static func background(_ arguments: inout Arguments) throws(CommandError) -> ColorRGBA {
-    guard let raw = try arguments.option("background") else { return .black }
+    guard let raw = try arguments.value(OptionTable.background) else { return .black }
     guard let color = parseColor(raw) else {
       throw .usage(
         "--background: expected #RRGGBB, #RRGGBBAA or r,g,b[,a] with components in [0, 1], got '\(raw)'")

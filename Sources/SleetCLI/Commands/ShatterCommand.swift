@@ -4,7 +4,7 @@ import SleetKit
 struct ShatterPlanCommand: SleetCommand {
   static let path = ["shatter", "plan"]
   static let summary = "print the checkerboard transition's tiles and their schedule"
-  static let help = """
+  static let about = """
     usage: sleet shatter plan --size WxH [--direction push|pop] [--divisor N] [--json]
 
     Tiles a W×H container the way Apple's checkerboard transition does
@@ -13,18 +13,13 @@ struct ShatterPlanCommand: SleetCommand {
       {"slice": s, "columns": c, "rows": r, "duration": end,
        "tiles": [{"column", "row", "delay", "duration"}, ...]}
 
-    options:
-      --size WxH          container size in points, each side in (0, \(ShatterCommandOptions.maximumSideText)]
-      --direction D       push (default) or pop
-      --divisor N         tiles across the width (default 10)
-      --json              print JSON instead of a summary
     """
 
   static func run(_ arguments: inout Arguments, output: CommandOutput) throws(CommandError) {
     let size = try ShatterCommandOptions.size(&arguments)
     let direction = try ShatterCommandOptions.direction(&arguments)
     let divisor = try ShatterCommandOptions.divisor(&arguments)
-    let json = try arguments.flag("json")
+    let json = try arguments.flag(OptionTable.json)
     try arguments.finish()
     do {
       try CheckerboardPlan.validate(width: size.width, height: size.height, divisor: divisor)
@@ -63,7 +58,7 @@ struct ShatterPlanCommand: SleetCommand {
 struct ShatterFrameCommand: SleetCommand {
   static let path = ["shatter", "frame"]
   static let summary = "print every shatter piece's face, progress, corners and depth at one time"
-  static let help = """
+  static let about = """
     usage: sleet shatter frame --size WxH --time T [--direction push|pop]
                                [--style checkerboard|explode|glassBreak] [--seed N]
                                [--divisor N] [--backend scalar|simd|blas|automatic] [--json]
@@ -76,36 +71,24 @@ struct ShatterFrameCommand: SleetCommand {
        "tiles": [{"column", "row", "face": "from"|"to", "progress",
                   "opacity", "corners": [[x, y] ×4], "depth"}, ...]}
 
-    options:
-      --size WxH          container size in points, each side in (0, \(ShatterCommandOptions.maximumSideText)]
-      --time T            transition time in seconds (finite)
-      --direction D       push (default) or pop (checkerboard only)
-      --style S           checkerboard (default), explode or glassBreak
-      --seed N            seed of explode and glassBreak (default 0)
-      --divisor N         tiles across the width (glass break: grid N×N; default 10)
-      --backend B         transform backend (default automatic)
-      --json              print JSON instead of a table
     """
 
   static func run(_ arguments: inout Arguments, output: CommandOutput) throws(CommandError) {
     let size = try ShatterCommandOptions.size(&arguments)
     let direction = try ShatterCommandOptions.direction(&arguments)
     let divisor = try ShatterCommandOptions.divisor(&arguments)
-    guard let time = try arguments.double("time") else { throw .usage("--time is required") }
-    guard time >= 0 else {
-      throw .usage("--time: expected seconds ≥ 0 (the transition starts at 0), got \(numberText(time))")
-    }
+    guard let time = try arguments.number(OptionTable.shatterTime) else { throw .usage("--time is required") }
     let style = try ShatterCommandOptions.style(&arguments)
     // Refused like 'sleet transition frame' refuses them: the style would ignore them.
     if style != .checkerboard, direction != .push {
       throw .usage("--direction: \(style.rawValue) does not take the direction \(direction.rawValue); it takes push")
     }
-    if style == .checkerboard, arguments.contains("seed") {
+    if style == .checkerboard, arguments.contains(OptionTable.randomSeed) {
       throw .usage("--seed: seed does not apply to checkerboard (it has no randomness)")
     }
-    let seed = try arguments.option("seed", as: "an unsigned 64-bit integer") { UInt64($0) } ?? 0
+    let seed = try arguments.option(OptionTable.randomSeed.name, as: "an unsigned 64-bit integer") { UInt64($0) } ?? 0
     let backend = try ShatterCommandOptions.backend(&arguments)
-    let json = try arguments.flag("json")
+    let json = try arguments.flag(OptionTable.json)
     try arguments.finish()
     do {
       try ShatterTransition.validate(style: style, width: size.width, height: size.height, divisor: divisor)
@@ -150,12 +133,10 @@ struct ShatterFrameCommand: SleetCommand {
 /// Option parsing shared by the `sleet shatter` commands (including ones in
 /// other files, such as `shatter render`).
 enum ShatterCommandOptions {
-  static let maximumSideText = "\(Int(CheckerboardPlan.maximumSide))"
-
-  /// `--size WxH` (required): two finite numbers in (0, maximumSide], `x` or `×`
-  /// between them.
+  /// `--size WxH` (required): two finite numbers in (0,
+  /// ``SleetLimits/layerSide``], `x` or `×` between them.
   static func size(_ arguments: inout Arguments) throws(CommandError) -> (width: Double, height: Double) {
-    guard let size = try SizeOption.parse(&arguments, maximum: CheckerboardPlan.maximumSide) else {
+    guard let size = try SizeOption.parse(&arguments, OptionTable.containerSize) else {
       throw .usage("--size WxH is required")
     }
     return size
@@ -163,28 +144,28 @@ enum ShatterCommandOptions {
 
   /// `--direction push|pop` (default push).
   static func direction(_ arguments: inout Arguments) throws(CommandError) -> ShatterDirection {
-    try arguments.option("direction", as: "push or pop") { ShatterDirection(rawValue: $0) } ?? .push
+    try arguments.choice(OptionTable.shatterDirection, ["push", "pop"], spelled: "push or pop") {
+      ShatterDirection(rawValue: $0)
+    } ?? .push
   }
 
   /// `--style checkerboard|explode|glassBreak` (default checkerboard).
   static func style(_ arguments: inout Arguments) throws(CommandError) -> ShatterStyle {
-    try arguments.option(
-      "style", as: ShatterStyle.allCases.map(\.rawValue).joined(separator: ", ")
-    ) { ShatterStyle(rawValue: $0) } ?? .checkerboard
+    try arguments.choice(OptionTable.shatterStyle, ShatterStyle.allCases.map(\.rawValue)) {
+      ShatterStyle(rawValue: $0)
+    } ?? .checkerboard
   }
 
   /// `--backend scalar|simd|blas|automatic` (default automatic).
   static func backend(_ arguments: inout Arguments) throws(CommandError) -> TransformBackend {
-    try arguments.option(
-      "backend", as: TransformBackend.allCases.map(\.name).joined(separator: ", ")
-    ) { name in TransformBackend.allCases.first { $0.name == name } } ?? .automatic
+    try arguments.choice(OptionTable.backend, TransformBackend.allCases.map(\.name)) { name in
+      TransformBackend.allCases.first { $0.name == name }
+    } ?? .automatic
   }
 
-  /// `--divisor N` (default 10).
+  /// `--divisor N` (default ``CheckerboardPlan/defaultDivisor``), at least 1.
   static func divisor(_ arguments: inout Arguments) throws(CommandError) -> Int {
-    let d = try arguments.int("divisor") ?? CheckerboardPlan.defaultDivisor
-    guard d >= 1 else { throw .usage("--divisor must be at least 1, got \(d)") }
-    return d
+    try arguments.integer(OptionTable.shatterDivisor) ?? CheckerboardPlan.defaultDivisor
   }
 
   /// A plan error prefixed by the flag that caused it: `--size` for the

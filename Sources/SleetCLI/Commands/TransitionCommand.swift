@@ -1,22 +1,23 @@
 import SleetKit
 
-/// Option parsing shared by `sleet transition frame`, `sleet transition render`,
-/// the `sleet shatter render` alias and `sleet demo`.
+/// Option parsing shared by `sleet transition frame`, `sleet transition render`
+/// and the `sleet shatter render` alias.
 enum TransitionCommandOptions {
   /// `--style NAME` (required).
   static func style(_ arguments: inout Arguments) throws(CommandError) -> TransitionStyle {
-    let names = TransitionStyle.allCases.map(\.rawValue).joined(separator: ", ")
-    guard let style = try arguments.option("style", as: names, { TransitionStyle(rawValue: $0) }) else {
-      throw .usage("--style is required: one of \(names)")
+    let names = TransitionStyle.allCases.map(\.rawValue)
+    guard let style = try arguments.choice(OptionTable.transitionStyle, names, { TransitionStyle(rawValue: $0) })
+    else {
+      throw .usage("--style is required: one of \(names.joined(separator: ", "))")
     }
     return style
   }
 
   /// `--direction D` (default: the style's first direction).
   static func direction(_ arguments: inout Arguments) throws(CommandError) -> TransitionDirection? {
-    try arguments.option(
-      "direction", as: TransitionDirection.allCases.map(\.rawValue).joined(separator: ", ")
-    ) { TransitionDirection(rawValue: $0) }
+    try arguments.choice(OptionTable.transitionDirection, TransitionDirection.allCases.map(\.rawValue)) {
+      TransitionDirection(rawValue: $0)
+    }
   }
 
   /// `--image-rect`, `--target-rect`, `--button` (each `x,y,w,h`), `--divisor`
@@ -24,17 +25,17 @@ enum TransitionCommandOptions {
   /// ``transition(style:direction:width:height:options:sizeFlag:)``.
   static func options(_ arguments: inout Arguments) throws(CommandError) -> TransitionOptions {
     var options = TransitionOptions()
-    options.imageRect = try rect(&arguments, "image-rect")
-    options.targetRect = try rect(&arguments, "target-rect")
-    options.button = try rect(&arguments, "button")
-    options.divisor = try arguments.int("divisor")
-    options.seed = try arguments.option("seed", as: "an unsigned 64-bit integer") { UInt64($0) }
+    options.imageRect = try rect(&arguments, OptionTable.imageRect)
+    options.targetRect = try rect(&arguments, OptionTable.targetRect)
+    options.button = try rect(&arguments, OptionTable.button)
+    options.divisor = try arguments.integer(OptionTable.transitionDivisor)
+    options.seed = try arguments.option(OptionTable.randomSeed.name, as: "an unsigned 64-bit integer") { UInt64($0) }
     return options
   }
 
   /// `--NAME x,y,w,h`: four finite numbers.
-  static func rect(_ arguments: inout Arguments, _ name: String) throws(CommandError) -> Rect? {
-    try arguments.option(name, as: "x,y,w,h (four finite numbers in points)") { raw in
+  static func rect(_ arguments: inout Arguments, _ option: CommandOption) throws(CommandError) -> Rect? {
+    try arguments.option(option.name, as: "x,y,w,h (four finite numbers in points)") { raw in
       let parts = raw.split(separator: ",", omittingEmptySubsequences: false).map { Double($0) }
       guard parts.count == 4, parts.allSatisfy({ $0 != nil && $0!.isFinite }) else { return nil }
       return Rect(x: parts[0]!, y: parts[1]!, width: parts[2]!, height: parts[3]!)
@@ -68,21 +69,16 @@ enum TransitionCommandOptions {
     }
   }
 
-  /// `--time T` or `--progress P` (at most one): the transition time, or nil
-  /// when neither is given. T must be ≥ 0, P in [0, 1].
-  static func time(_ arguments: inout Arguments, duration: Double) throws(CommandError) -> Double? {
-    let time = try arguments.double("time")
-    let progress = try arguments.double("progress")
-    if time != nil && progress != nil { throw .usage("--time and --progress: give one, not both") }
-    if let time {
-      guard time >= 0 else { throw .usage("--time: expected seconds ≥ 0, got \(numberText(time))") }
-      return time
-    }
-    if let progress {
-      guard (0...1).contains(progress) else { throw .usage("--progress: expected a number in [0, 1], got \(progress)") }
-      return progress * duration
-    }
-    return nil
+  /// `--time T` or `--progress P` (at most one; `time` and `progress` are
+  /// the command's declarations): the transition time, or nil when neither
+  /// is given. T must be ≥ 0, P in [0, 1].
+  static func time(
+    _ arguments: inout Arguments, _ time: CommandOption, _ progress: CommandOption, duration: Double
+  ) throws(CommandError) -> Double? {
+    let seconds = try arguments.number(time)
+    let fraction = try arguments.number(progress)
+    if seconds != nil && fraction != nil { throw .usage("--time and --progress: give one, not both") }
+    return seconds ?? fraction.map { $0 * duration }
   }
 }
 
@@ -90,7 +86,7 @@ enum TransitionCommandOptions {
 struct TransitionFrameCommand: SleetCommand {
   static let path = ["transition", "frame"]
   static let summary = "print every layer of a transition (any style) at one time"
-  static let help = """
+  static let about = """
     usage: sleet transition frame --style NAME --size WxH (--time T | --progress P)
                                   [--direction D] [--image-rect x,y,w,h --target-rect x,y,w,h]
                                   [--button x,y,w,h] [--divisor N] [--seed N] [--json]
@@ -110,33 +106,24 @@ struct TransitionFrameCommand: SleetCommand {
       window, tilt3D                                  present, dismiss
       explode, glassBreak                             push
 
-    options:
-      --style NAME         slide, fade, zoom, window, circleReveal, tilt3D,
-                           checkerboard, explode or glassBreak (required)
-      --size WxH           container size in points, each side in (0, \(Int(Transition.maximumSide))]
-      --time T             transition time in seconds
-      --progress P         progress in [0, 1] (time P·D)
-      --direction D        push, pop, present or dismiss (as the style takes)
-      --image-rect x,y,w,h zoom: the image's rect on the push's from screen
-      --target-rect x,y,w,h zoom: its rect on the push's to screen
-      --button x,y,w,h     circleReveal: the button's frame
-      --divisor N          checkerboard, explode, glassBreak: tiles across (default 10)
-      --seed N             explode, glassBreak: random seed (default 0)
-      --json               print JSON instead of a table
     """
 
   static func run(_ arguments: inout Arguments, output: CommandOutput) throws(CommandError) {
     let style = try TransitionCommandOptions.style(&arguments)
-    guard let size = try SizeOption.parse(&arguments, maximum: Transition.maximumSide) else {
+    guard let size = try SizeOption.parse(&arguments, OptionTable.containerSize) else {
       throw .usage("--size WxH is required")
     }
     let direction = try TransitionCommandOptions.direction(&arguments)
     let options = try TransitionCommandOptions.options(&arguments)
-    let json = try arguments.flag("json")
+    let json = try arguments.flag(OptionTable.json)
     let transition = try TransitionCommandOptions.transition(
       style: style, direction: direction, width: size.width, height: size.height, options: options,
       sizeFlag: "--size")
-    guard let time = try TransitionCommandOptions.time(&arguments, duration: transition.duration) else {
+    guard
+      let time = try TransitionCommandOptions.time(
+        &arguments, OptionTable.transitionFrameTime, OptionTable.transitionFrameProgress,
+        duration: transition.duration)
+    else {
       throw .usage("--time T or --progress P is required")
     }
     try arguments.finish()
@@ -198,7 +185,7 @@ struct TransitionFrameCommand: SleetCommand {
 struct TransitionRenderCommand: SleetCommand {
   static let path = ["transition", "render"]
   static let summary = "render a transition (any style) between two PNG pictures to PNG, APNG, WebP, GIF or frames"
-  static let help = """
+  static let about = """
     usage: sleet transition render --style NAME --from A.png --to B.png
                                    --out FILE.png|FILE.apng|FILE.webp|FILE.gif|DIR|-|apng:- [--force]
                                    [--direction D] [--gesture FILE.json] [--completion-speed S]
@@ -215,7 +202,7 @@ struct TransitionRenderCommand: SleetCommand {
       FILE.apng   the whole transition from t = 0 to its end (+ --hold) at
                   --fps, loop forever
       FILE.webp   the same as WebP (lossy, or --lossless); FILE.gif as GIF
-                  (252 colours, at most 50 fps); see 'sleet render --help'
+                  (252 colours, at most \(AnimationFormat.maximumGIFFramesPerSecond) fps); see 'sleet render --help'
       DIR         the same frames as DIR/frame-0000.png, …
       - or png:-  the still on standard output; apng:-, webp:-, gif:- the
                   animation
@@ -237,31 +224,6 @@ struct TransitionRenderCommand: SleetCommand {
     folder make the whole sequence (with --force a piece removes only its own
     frames); an .apng of a piece is an animation of just those frames.
 
-    options:
-      --style NAME          slide, fade, zoom, window, circleReveal, tilt3D,
-                            checkerboard, explode or glassBreak (required)
-      --from A.png          the picture shown first (required)
-      --to B.png            the picture shown at the end (required)
-      --out PATH            where to write (required)
-      --force               replace an existing output
-      --direction D         push, pop, present or dismiss, as the style takes
-                            (see 'sleet transition frame --help')
-      --gesture FILE.json   drive the transition by a recorded pan (APNG or DIR)
-      --completion-speed S  completion speed after the gesture, in (0, 100] (default 1)
-      --image IMG.png       zoom: the flying image (default: cut from the
-                            picture it leaves: A at --image-rect on push,
-                            at --target-rect on pop)
-      --image-rect x,y,w,h  zoom: the image's rect on the push's from screen
-      --target-rect x,y,w,h zoom: its rect on the push's to screen
-      --button x,y,w,h      circleReveal: the button's frame
-      --divisor N           checkerboard, explode, glassBreak: tiles across (default 10)
-      --seed N              explode, glassBreak: random seed (default 0)
-      --fps F               frames per second, 1…240 (default 30; animations only)
-      --time T              the still's time in seconds (FILE.png only)
-      --progress P          the still's progress in [0, 1] (FILE.png only)
-      --hold S              seconds of the final picture after the end, in [0, 60] (default 0)
-    \(FrameRequest.helpText(column: 24))
-    \(AnimationFormat.optionsHelp(column: 24))
     """
 
   static func run(_ arguments: inout Arguments, output: CommandOutput) throws(CommandError) {
@@ -269,120 +231,188 @@ struct TransitionRenderCommand: SleetCommand {
     try render(style: style, &arguments, output: output, label: "transition render")
   }
 
-  /// The body of `transition render` and of the `shatter render` alias.
+  /// The body of `transition render` and of the `shatter render` alias: read
+  /// the options, then the pictures, check the output, choose the frames'
+  /// times and write them.
   static func render(
     style: TransitionStyle, _ arguments: inout Arguments, output: CommandOutput, label: String
   ) throws(CommandError) {
-    guard let fromPath = try arguments.option("from") else { throw .usage("--from A.png is required") }
-    guard let toPath = try arguments.option("to") else { throw .usage("--to B.png is required") }
-    guard let outPath = try arguments.option("out") else { throw .usage("--out FILE.png|FILE.apng|DIR is required") }
-    let target = try AnimationFormat.readOptions(&arguments, for: RenderTarget(outPath))
-    try OutputPaths.checkParentFolder(target.path, flag: "--out")
-    let force = try arguments.flag("force")
-    let direction = try TransitionCommandOptions.direction(&arguments)
-    let options = try TransitionCommandOptions.options(&arguments)
-    let gesturePath = try arguments.option("gesture")
-    let speed = try arguments.double("completion-speed")
-    let imagePath = try arguments.option("image")
-    if arguments.contains("fps"), target.isStill {
-      throw .usage("--fps applies to animations (FILE.apng or a folder), not to a still FILE.png")
-    }
-    let fps = try RenderOptions.fps(&arguments)
-    let request = try FrameRequest.parse(&arguments)
-    try request?.check(for: target)
-    let hold = try arguments.double("hold")
-    if let hold, !(hold >= 0 && hold <= 60) { throw .usage("--hold: expected seconds in [0, 60], got \(hold)") }
-    if let speed, !(speed > 0 && speed <= 100) {
-      throw .usage("--completion-speed: expected a number in (0, 100], got \(speed)")
-    }
-    if speed != nil && gesturePath == nil { throw .usage("--completion-speed applies only with --gesture") }
-    if imagePath != nil && style != .zoom { throw .usage("--image does not apply to \(style.rawValue)") }
-    if gesturePath != nil, target.isStill {
-      throw .usage("--gesture needs an animation (FILE.apng) or a folder, not a still")
-    }
-
-    let from = try ShatterRenderCommand.readPicture(fromPath, flag: "--from")
-    let to = try ShatterRenderCommand.readPicture(toPath, flag: "--to")
-    guard from.width == to.width && from.height == to.height else {
-      throw .usage(
-        "--from and --to must have the same size: \(fromPath) is \(from.width)×\(from.height), \(toPath) is \(to.width)×\(to.height)"
-      )
-    }
-    try Canvas.checkImageSize(width: from.width, height: from.height, flags: "--from and --to")
+    let request = try TransitionRenderRequest(style: style, &arguments)
+    let target = request.target
+    let (from, to) = try request.readPictures()
     let transition = try TransitionCommandOptions.transition(
-      style: style, direction: direction, width: Double(from.width), height: Double(from.height),
-      options: options, sizeFlag: "--from")
-    let stillTime = try TransitionCommandOptions.time(&arguments, duration: transition.duration)
+      style: style, direction: request.direction, width: Double(from.width), height: Double(from.height),
+      options: request.options, sizeFlag: "--from")
+    let stillTime = try TransitionCommandOptions.time(
+      &arguments, OptionTable.renderTime, OptionTable.renderProgress, duration: transition.duration)
     if stillTime != nil, !target.isStill {
       throw .usage("--time and --progress choose a still's time: use them with FILE.png")
     }
-    if hold != nil, target.isStill { throw .usage("--hold applies to animations (FILE.apng or a folder)") }
+    if request.hold != nil, target.isStill { throw .usage("--hold applies to animations (FILE.apng or a folder)") }
     try arguments.finish()
-    let inputs = [("--from", fromPath), ("--to", toPath), ("--image", imagePath), ("--gesture", gesturePath)]
-      .compactMap { flag, path in path.map { InputFile(flag: flag, path: $0) } }
     // Without --frames or --shard every frame-*.png of a folder is the
     // output's; with them only the selected frames' (known once the frames
-    // are counted, below).
-    if request == nil { try OutputCheck.check(target, inputs: inputs, force: force) }
-
-    var image: RGBAImage?
-    if style == .zoom {
-      if let imagePath {
-        image = try ShatterRenderCommand.readPicture(imagePath, flag: "--image")
-      } else {
-        let rect = transition.direction == .push ? options.imageRect! : options.targetRect!
-        image = TransitionScene.crop(from, to: rect, pixelsPerPoint: 1)
-      }
-    }
-    var gesture: PanGesture?
-    if let gesturePath {
-      do throws(GestureError) {
-        gesture = try PanGesture(contentsOfFile: gesturePath)
-      } catch {
-        throw .usage("--gesture \(gesturePath): \(error.description)")
-      }
-    }
+    // are counted, in frameTimes).
+    if request.frames == nil { try OutputCheck.check(target, inputs: request.inputs, force: request.force) }
+    let image = try request.zoomImage(from: from, transition: transition)
+    let gesture = try request.readGesture()
 
     let clock = Stopwatch()
     let scene = TransitionScene(
       transition: transition, from: from, to: to, image: image, pixelsPerPoint: 1, progress: output.progress)
-    var times: [Double]
-    if case .still = target {
-      times = [stillTime ?? transition.duration / 2]
-    } else if let gesture {
-      let interaction = InteractiveTransition(transition, completionSpeed: speed ?? 1)
-      let replay = GestureReplay(gesture, extent: transition.width, interaction: interaction)
-      // Counted before the clocks are made: a gesture file can span any time.
-      guard let count = replay.frameCount(fps: fps, hold: hold ?? 0) else {
-        throw .usage(
-          "--gesture × --fps: the gesture lasts \(replay.endClock - gesture.startTime) s, too long to render")
-      }
-      try RenderOutput.checkFrameCount(count, for: target, flags: "--gesture × --fps")
-      let clocks = replay.clocks(fps: fps, hold: hold ?? 0)
-      times = clocks.map(replay.transitionTime(at:))
-      RenderOutput.report(
-        "gesture: released at progress \(JSONNumber(replay.progress(at: gesture.endTime))), velocity \(JSONNumber(gesture.velocity)) pt/s: \(replay.finishes ? "finishes" : "cancels")",
-        for: target, output: output)
-    } else {
-      times = scene.times(fps: fps, hold: hold ?? 0)
-      try RenderOutput.checkFrameCount(times.count, for: target, flags: "--hold × --fps")
-    }
-    // The whole animation's times, then the selected ones: bit for bit the
-    // times the whole render gives those frames.
-    let selection = try request?.select(total: times.count) ?? .all(times.count)
-    if request != nil {
-      try OutputCheck.check(target, inputs: inputs, force: force, frames: selection)
-      times = selection.times(times)
-    }
+    let (times, selection) = try request.frameTimes(
+      scene: scene, gesture: gesture, stillTime: stillTime, output: output)
     try RenderOutput.write(
-      target, times: times, frameSize: (from.width, from.height), fps: fps, force: force, output: output,
-      label: label, frames: selection
+      target, times: times, frameSize: (from.width, from.height), fps: request.fps, force: request.force,
+      output: output, label: label, frames: selection
     ) {
       (batch: [Double]) throws(CommandError) in scene.render(times: batch)
     }
     RenderOutput.report(
       "wrote \(target.displayName) (\(style.rawValue) \(transition.direction.rawValue), \(from.width)×\(from.height) px, \(selection.countText)) in \(clock.elapsedText)",
       for: target, output: output)
+  }
+}
+
+/// What `transition render` (or `shatter render`) was asked for: its
+/// options, read and checked against each other before any file is read.
+struct TransitionRenderRequest {
+  var style: TransitionStyle
+  var fromPath: String
+  var toPath: String
+  var target: RenderTarget
+  var force: Bool
+  var direction: TransitionDirection?
+  var options: TransitionOptions
+  var gesturePath: String?
+  var completionSpeed: Double?
+  var imagePath: String?
+  var fps: Int
+  var frames: FrameRequest?
+  var hold: Double?
+
+  /// Reads every option but `--time` and `--progress` (which need the
+  /// transition's duration), refusing the combinations the output or the
+  /// style would ignore.
+  init(style: TransitionStyle, _ arguments: inout Arguments) throws(CommandError) {
+    self.style = style
+    guard let from = try arguments.value(OptionTable.from) else { throw .usage("--from A.png is required") }
+    guard let to = try arguments.value(OptionTable.to) else { throw .usage("--to B.png is required") }
+    guard let out = try arguments.value(OptionTable.out) else {
+      throw .usage("--out FILE.png|FILE.apng|DIR is required")
+    }
+    (fromPath, toPath) = (from, to)
+    target = try AnimationFormat.readOptions(&arguments, for: RenderTarget(out))
+    try OutputCheck.checkParentFolder(target.path, flag: "--out")
+    force = try arguments.flag(OptionTable.force)
+    direction = try TransitionCommandOptions.direction(&arguments)
+    options = try TransitionCommandOptions.options(&arguments)
+    gesturePath = try arguments.value(OptionTable.gesture)
+    completionSpeed = try arguments.number(OptionTable.completionSpeed)
+    imagePath = try arguments.value(OptionTable.image)
+    if arguments.contains(OptionTable.fps), target.isStill {
+      throw .usage("--fps applies to animations (FILE.apng or a folder), not to a still FILE.png")
+    }
+    fps = try RenderOptions.fps(&arguments)
+    frames = try FrameRequest.parse(&arguments)
+    try frames?.check(for: target)
+    hold = try arguments.number(OptionTable.hold)
+    try checkCombinations()
+  }
+
+  /// Refuses the options the style or the output would ignore.
+  private func checkCombinations() throws(CommandError) {
+    if completionSpeed != nil && gesturePath == nil {
+      throw .usage("--completion-speed applies only with --gesture")
+    }
+    if imagePath != nil && style != .zoom { throw .usage("--image does not apply to \(style.rawValue)") }
+    if gesturePath != nil, target.isStill {
+      throw .usage("--gesture needs an animation (FILE.apng) or a folder, not a still")
+    }
+  }
+
+  /// The files read, named by their flags: what the output must not be.
+  var inputs: [CommandInput] {
+    [("--from", fromPath), ("--to", toPath), ("--image", imagePath), ("--gesture", gesturePath)]
+      .compactMap { flag, path in path.map { CommandInput(flag: flag, path: $0) } }
+  }
+
+  /// The two pictures, of the same size and within the image limits.
+  func readPictures() throws(CommandError) -> (from: RGBAImage, to: RGBAImage) {
+    let from = try InputImages.readPicture(fromPath, flag: "--from")
+    let to = try InputImages.readPicture(toPath, flag: "--to")
+    guard from.width == to.width && from.height == to.height else {
+      throw .usage(
+        "--from and --to must have the same size: \(fromPath) is \(from.width)×\(from.height), \(toPath) is \(to.width)×\(to.height)"
+      )
+    }
+    try Canvas.checkImageSize(width: from.width, height: from.height, flags: "--from and --to")
+    return (from, to)
+  }
+
+  /// The zoom style's flying image: `--image`, or cut from the picture it
+  /// leaves; nil for the other styles.
+  func zoomImage(from: RGBAImage, transition: Transition) throws(CommandError) -> RGBAImage? {
+    guard style == .zoom else { return nil }
+    if let imagePath { return try InputImages.readPicture(imagePath, flag: "--image") }
+    let rect = transition.direction == .push ? options.imageRect! : options.targetRect!
+    return TransitionScene.crop(from, to: rect, pixelsPerPoint: 1)
+  }
+
+  /// The recorded pan of `--gesture`, if given.
+  func readGesture() throws(CommandError) -> PanGesture? {
+    guard let gesturePath else { return nil }
+    do throws(GestureError) {
+      return try PanGesture(contentsOfFile: gesturePath)
+    } catch {
+      throw .usage("--gesture \(gesturePath): \(error.description)")
+    }
+  }
+
+  /// The times of the frames to render and which frames of the whole
+  /// animation they are: the still's time; the gesture replay's frames; or
+  /// the clock's from 0 to the end (+ `--hold`), then the `--frames` or
+  /// `--shard` piece of them (bit for bit the times the whole render gives
+  /// those frames). With a piece, checks the output now that the frames are
+  /// known.
+  func frameTimes(
+    scene: TransitionScene, gesture: PanGesture?, stillTime: Double?, output: CommandOutput
+  ) throws(CommandError) -> (times: [Double], selection: FrameSelection) {
+    let transition = scene.transition
+    var times: [Double]
+    if case .still = target {
+      times = [stillTime ?? transition.duration / 2]
+    } else if let gesture {
+      times = try gestureTimes(gesture, transition: transition, output: output)
+    } else {
+      times = scene.times(fps: fps, hold: hold ?? 0)
+      try RenderOutput.checkFrameCount(times.count, for: target, flags: "--hold × --fps")
+    }
+    let selection = try frames?.select(total: times.count) ?? .all(times.count)
+    if frames != nil {
+      try OutputCheck.check(target, inputs: inputs, force: force, frames: selection)
+      times = selection.times(times)
+    }
+    return (times, selection)
+  }
+
+  /// The transition times of an interactive transition following `gesture`,
+  /// one a frame; reports whether the release finishes or cancels.
+  private func gestureTimes(
+    _ gesture: PanGesture, transition: Transition, output: CommandOutput
+  ) throws(CommandError) -> [Double] {
+    let interaction = InteractiveTransition(transition, completionSpeed: completionSpeed ?? 1)
+    let replay = GestureReplay(gesture, extent: transition.width, interaction: interaction)
+    // Counted before the clocks are made: a gesture file can span any time.
+    guard let count = replay.frameCount(fps: fps, hold: hold ?? 0) else {
+      throw .usage("--gesture × --fps: the gesture lasts \(replay.endClock - gesture.startTime) s, too long to render")
+    }
+    try RenderOutput.checkFrameCount(count, for: target, flags: "--gesture × --fps")
+    let times = replay.clocks(fps: fps, hold: hold ?? 0).map(replay.transitionTime(at:))
+    RenderOutput.report(
+      "gesture: released at progress \(JSONNumber(replay.progress(at: gesture.endTime))), velocity \(JSONNumber(gesture.velocity)) pt/s: \(replay.finishes ? "finishes" : "cancels")",
+      for: target, output: output)
+    return times
   }
 }
 

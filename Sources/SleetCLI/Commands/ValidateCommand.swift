@@ -5,7 +5,7 @@ import SleetKit
 struct ValidateCommand: SleetCommand {
   static let path = ["validate"]
   static let summary = "check an effect file (JSON, format 1) as 'sleet render' would, and say what fails"
-  static let help = """
+  static let about = """
     usage: sleet validate FILE.json [--time T]
 
     Reads the effect file as every command does (strictly: unknown keys,
@@ -15,11 +15,11 @@ struct ValidateCommand: SleetCommand {
       emitterCells[0].birthRate: must be ≥ 0, got -3)
     then runs every check 'sleet render' runs before it draws, and reports
     each:
-      cells       at most 255 cells, sub-cells included
+      cells       at most \(Effect.maximumCells) cells, sub-cells included
       sprites     every sprite exists: built in, or a PNG file (relative to
                   the file's folder) that can be read and decoded
       particles   the computed peak of live particles (an upper bound) is
-                  within the budget of 4000000
+                  within the budget of \(ParticleSystemConfiguration().budget)
       times       the default times of 'sleet render' (see docs/rendering.md,
                   "Default times"), or T, can be simulated exactly
     A valid file prints
@@ -27,13 +27,10 @@ struct ValidateCommand: SleetCommand {
     and one line per check, with the default times; otherwise every failed
     check is named. Exit status 0 when the file is valid, 2 when it is not.
 
-    options:
-      --time T             also check the time T (seconds, ≥ 0), as
-                           'sleet render FILE.json --time T' would
     """
 
   static func run(_ arguments: inout Arguments, output: CommandOutput) throws(CommandError) {
-    let time = try RenderOptions.time(&arguments, "time")
+    let time = try arguments.number(OptionTable.validateTime)
     guard let file = arguments.positional() else { throw .usage("missing the effect FILE.json") }
     try arguments.finish()
     let effect: Effect

@@ -215,32 +215,11 @@ func unknownName(_ given: String, expected names: [String]) -> String {
   return reason
 }
 
-/// The candidate within edit distance 2 of `name` (case-insensitive), if any.
+/// The name to suggest for a mistyped `name`: SleetMath's `Suggestion` rule,
+/// the one the `sleet` tool uses too, so a typo gets the same suggestion
+/// from the effect reader and the command line.
 func closestName(to name: String, in candidates: some Sequence<String>) -> String? {
-  var best: (String, Int)?
-  let a = Array(name.lowercased())
-  for c in candidates {
-    let b = Array(c.lowercased())
-    // The distance is at least the difference in length: a name more than
-    // 2 longer or shorter cannot be suggested, and skipping it keeps a long
-    // mistyped key (fuzzing fed 1,600 characters) from costing |a|·|b| per
-    // candidate.
-    guard abs(a.count - b.count) <= 2 else { continue }
-    // Levenshtein distance, one row at a time: row[j] = distance(a[..<i], b[..<j]).
-    var row = Array(0...b.count)
-    for i in a.indices {
-      var diagonal = row[0]
-      row[0] = i + 1
-      for j in b.indices {
-        let substitution = diagonal + (a[i] == b[j] ? 0 : 1)
-        diagonal = row[j + 1]
-        row[j + 1] = min(substitution, row[j + 1] + 1, row[j] + 1)
-      }
-    }
-    let d = row[b.count]
-    if d <= 2, d < (best?.1 ?? .max) { best = (c, d) }
-  }
-  return best?.0
+  Suggestion.closest(to: name, in: candidates)
 }
 
 extension PropertyValue {

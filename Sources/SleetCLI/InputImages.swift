@@ -8,7 +8,7 @@ import SleetKit
 
 /// Messages about input images (pictures, sprites) that say what is wrong
 /// with the file rather than which libpng call gave up.
-enum InputFiles {
+enum InputImages {
   /// The PNG signature every PNG file starts with.
   static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
