@@ -1,4 +1,5 @@
 import Dispatch
+import SleetMath
 import SleetParticles
 
 /// The bytes of an animated PNG produced piece by piece, so an animation of

@@ -1,5 +1,6 @@
 import CGIF
 import Dispatch
+import SleetMath
 import SleetParticles
 
 /// How ``GIFStreamEncoder`` maps colours onto its palette.

@@ -1,5 +1,6 @@
 import CWebP
 import Dispatch
+import SleetMath
 import SleetParticles
 
 /// How ``WebPAnimationEncoder`` compresses: lossy at a quality, or lossless.
