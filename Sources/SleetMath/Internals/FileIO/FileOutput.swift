@@ -101,8 +101,7 @@ package enum FileOutput {
   /// Each name is read from its `dirent` up to its NUL, never as the whole
   /// 256-byte `d_name` array: glibc packs records by `d_reclen`, so the last
   /// record of a buffer can end right after its name, and copying all of
-  /// `d_name` read past the allocation (AddressSanitizer, found by fuzzing:
-  /// docs/reliability.md, F6).
+  /// `d_name` would read past the allocation (docs/reliability.md, F6).
   package static func entryNames(inFolder folder: String) -> [String]? {
     guard let dir = opendir(folder) else { return nil }
     defer { closedir(dir) }
