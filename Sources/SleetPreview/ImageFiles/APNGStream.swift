@@ -122,6 +122,9 @@ public struct APNGStreamEncoder: Sendable {
 }
 
 extension APNGStreamEncoder: AnimationEncoder {
+  /// APNG encoding cannot fail (every check is a precondition).
+  public typealias Failure = Never
+
   /// Filters and deflates one image (its compressed scanlines).
   public var framePreparation: @Sendable (RGBAImage) -> [UInt8] {
     _PNG.framePreparation(width: width, height: height, level: compressionLevel)

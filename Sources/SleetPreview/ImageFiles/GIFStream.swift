@@ -239,6 +239,7 @@ public final class GIFStreamEncoder {
 }
 
 extension GIFStreamEncoder: AnimationEncoder {
+  /// giflib's failure, with its message.
   public typealias Failure = AnimationEncodingError
 
   /// Quantizes one image to palette indices (see the type's summary).

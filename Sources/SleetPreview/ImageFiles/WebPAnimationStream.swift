@@ -114,6 +114,7 @@ public final class WebPAnimationEncoder {
 }
 
 extension WebPAnimationEncoder: AnimationEncoder {
+  /// libwebp's failure, with its message.
   public typealias Failure = AnimationEncodingError
 
   /// Converts one image to 8-bit straight RGBA.
