@@ -1,4 +1,5 @@
 import Foundation
+import SleetMath
 import Testing
 
 @testable import SleetParticles

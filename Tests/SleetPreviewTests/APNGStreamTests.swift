@@ -1,11 +1,12 @@
 import Glibc
+import SleetMath
 import SleetParticles
 import Testing
 import _SleetTestSupport
 
 @testable import SleetPreview
 
-@Suite("APNG streamed to disk, atomic file writer")
+@Suite("APNG streamed to disk")
 struct APNGStreamTests {
   /// `count` random frames with mixed delays.
   func frames(_ count: Int, width: Int = 11, height: Int = 7) -> (images: [RGBAImage], delays: [FrameDelay]) {
@@ -77,47 +78,5 @@ struct APNGStreamTests {
     let writer = try APNGFileWriter(path: path, width: 1, height: 1)
     writer.discard()
     #expect(folderEntries(folder) == ["keep.apng"])
-  }
-
-  @Test func atomicWriterFixesUpAndRenamesOnlyOnCommit() throws {
-    let folder = makeTemporaryFolder()
-    defer { removeTree(folder) }
-    let path = folder + "/f.bin"
-    let file = try AtomicFileWriter(path: path)
-    try file.write([1, 2, 3, 4])
-    try file.write([9], at: 1)
-    try file.write([5])
-    #expect(file.count == 5)
-    #expect(fileBytes(path) == nil)
-    try file.commit()
-    #expect(fileBytes(path) == [1, 9, 3, 4, 5])
-    var info = stat()
-    #expect(stat(path, &info) == 0 && info.st_mode & 0o777 == 0o644)
-    #expect(folderEntries(folder) == ["f.bin"])
-  }
-
-  @Test func temporaryNamesAreRecognisedAndStaleOnesRemoved() throws {
-    #expect(FileOutput.parseTemporaryName(".snow.apng.tmp-123-aB3xYz")! == ("snow.apng", 123))
-    #expect(FileOutput.parseTemporaryName(".a.tmp-b.tmp-7-abcdef")! == ("a.tmp-b", 7))
-    for name in [
-      "snow.apng", ".snow.apng", ".snow.apng.tmp-abcdef", ".x.tmp-1-abc", ".tmp-1-abcdef", ".x.tmp-0-abcdef",
-    ] {
-      #expect(FileOutput.parseTemporaryName(name) == nil, "\(name)")
-    }
-    let folder = makeTemporaryFolder()
-    defer { removeTree(folder) }
-    // A process that has exited: its pid is free (until reused).
-    var child: pid_t = 0
-    var argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/true"), nil]
-    #expect(posix_spawn(&child, "/bin/true", nil, nil, &argv, environ) == 0)
-    free(argv[0])
-    var status: Int32 = 0
-    waitpid(child, &status, 0)
-    let dead = ".a.png.tmp-\(child)-abcdef"
-    let live = ".a.png.tmp-\(getpid())-abcdef"
-    let other = ".b.png.tmp-\(child)-abcdef"
-    for name in [dead, live, other, "a.png"] { try FileOutput.atomicWrite([0], to: folder + "/" + name) }
-    #expect(FileOutput.removeStaleTemporaries(inFolder: folder) { $0 == "a.png" } == 1)
-    #expect(folderEntries(folder) == [live, other, "a.png"].sorted())
   }
 }

@@ -1,4 +1,5 @@
 import Glibc
+import SleetMath
 import SleetParticles
 import Testing
 import _SleetTestSupport

@@ -6,8 +6,8 @@ import Testing
 @testable import SleetPreview
 
 /// `magnificationFilter` / `minificationFilter` reach the rasterizer through
-/// `ParticleFrame.spriteSampling` (issue 8 item 5). Expected pixels are
-/// worked out by hand from the sampling formulas in docs/rendering.md.
+/// `ParticleFrame.spriteSampling`. Expected pixels are worked out by hand
+/// from the sampling formulas in docs/rendering.md.
 @Suite("Sprite sampling filters")
 struct SamplingFilterTests {
   static let red = SIMD4<Float>(1, 0, 0, 1)

@@ -2,7 +2,14 @@
 // `JSONEncoder` output is an effect file `Effect(json:)` reads back, and
 // `JSONDecoder` reads an effect file to the same `Effect` as `Effect(json:)`,
 // with the same checks. What the Codable model cannot see: duplicate keys
-// (decoders keep one) and member order (see `Effect.parameters`).
+// (decoders keep one), member order (see `Effect.parameters`) and a number's
+// literal. So this is a second walk over the input beside `EffectDecoder`,
+// not a second set of rules: the keys, the checks, the suggestions and the
+// messages are `EffectDecoder`'s and the property descriptors'. Only what
+// the decoder itself reports differs (a wrong type is its `typeMismatch`),
+// and the first error of a document with several is the first in this
+// walk's fixed order (format, unknown keys, summary, cells, properties,
+// parameters by name, changes), not in the document's.
 
 extension Effect: Codable {
   /// Decodes an effect document: `format` (required, 1), `summary`,

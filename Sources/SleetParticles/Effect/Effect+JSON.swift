@@ -69,10 +69,9 @@ extension Effect {
   /// The folder a file path names its file in: the text before the last
   /// `/` (`/` itself for a file at the root), or `.` for a bare name.
   ///
-  /// Not `NSString.deletingLastPathComponent`: in the Swift 6.3.1 toolchain's
-  /// Foundation it traps on any one-character relative path (`t`, `é`), so
-  /// `sleet validate t` crashed on a valid effect file named `t` (found by
-  /// fuzzing; docs/reliability.md, F4).
+  /// Not `NSString.deletingLastPathComponent`: the Swift 6.3.1 toolchain's
+  /// Foundation traps there on any one-character relative path (`t`, `é`),
+  /// a valid effect file name (docs/reliability.md, F4).
   static func folder(ofFile path: String) -> String {
     guard let slash = path.lastIndex(of: "/") else { return "." }
     let folder = path[..<slash]

@@ -62,7 +62,13 @@ public struct APNGEncoder: Sendable {
   /// - Complexity: O(total pixels) work.
   public mutating func append(contentsOf images: [RGBAImage], delays: [FrameDelay]) {
     precondition(delays.count == images.count, "APNGEncoder.append: \(images.count) frames, \(delays.count) delays")
-    let compressed = _PNG.compressedFrames(images, width: width, height: height, level: compressionLevel)
+    for image in images {
+      precondition(
+        image.width == width && image.height == height,
+        "APNGEncoder.append: frame is \(image.width)×\(image.height), canvas is \(width)×\(height)")
+    }
+    let compressed = parallelMap(
+      images, _PNG.framePreparation(width: width, height: height, level: compressionLevel))
     for (i, data) in compressed.enumerated() { _frames.append((delays[i], data)) }
   }
 

@@ -1,4 +1,3 @@
-import Dispatch
 import SleetParticles
 
 /// The bytes of an animated PNG produced piece by piece, so an animation of
@@ -75,12 +74,9 @@ public struct APNGStreamEncoder: Sendable {
   ///   images.count`; no more frames than announced.
   /// - Complexity: O(total pixels) work.
   public mutating func frames(_ images: [RGBAImage], delays: [FrameDelay]) -> [UInt8] {
-    precondition(delays.count == images.count, "APNGStreamEncoder: \(images.count) frames, \(delays.count) delays")
-    var out: [UInt8] = []
-    for (i, data) in _PNG.compressedFrames(images, width: width, height: height, level: compressionLevel).enumerated() {
-      appendChunks(compressed: data, delay: delays[i], to: &out)
-    }
-    return out
+    var output = AnimationOutput()
+    encodeBatch(images, delays: delays, into: &output)
+    return output.bytes
   }
 
   /// Appends one frame's chunks, from its compressed scanlines.
@@ -125,111 +121,58 @@ public struct APNGStreamEncoder: Sendable {
   }
 }
 
-/// An animated PNG written to a file frame by frame, in memory independent of
-/// the number of frames: the frames go to a temporary file beside the
-/// destination as they are appended, ``finish()`` writes the frame count into
-/// the header and renames the file into place (``FileOutput``'s atomic
-/// writer: a reader sees the previous file or the complete new one, never a
-/// partial one). The bytes are exactly ``APNGEncoder/encoded()`` of the same
-/// frames.
-///
-/// A writer released without ``finish()`` removes its temporary file.
-/// Not thread-safe: one thread appends (each batch is compressed in parallel).
-public final class APNGFileWriter {
-  /// The destination.
-  public let path: String
-  private var stream: APNGStreamEncoder
-  private let file: AtomicFileWriter
+extension APNGStreamEncoder: AnimationEncoder {
+  /// APNG encoding cannot fail (every check is a precondition).
+  public typealias Failure = Never
 
+  /// Filters and deflates one image (its compressed scanlines).
+  public var framePreparation: @Sendable (RGBAImage) -> [UInt8] {
+    _PNG.framePreparation(width: width, height: height, level: compressionLevel)
+  }
+
+  /// Appends ``header()``.
+  public func start(into output: inout AnimationOutput) { output.bytes += header() }
+
+  /// Appends the frame's `fcTL` and `IDAT` or `fdAT` chunks.
+  public mutating func encode(_ frame: [UInt8], delay: FrameDelay, into output: inout AnimationOutput) {
+    appendChunks(compressed: frame, delay: delay, to: &output.bytes)
+  }
+
+  /// Appends ``trailer()``; without an announced frame count, writes the
+  /// count over the header's placeholder (at ``animationControlOffset``).
+  public func finish(into output: inout AnimationOutput) {
+    output.bytes += trailer()
+    if announcedFrameCount == nil {
+      output.overwrite(at: Self.animationControlOffset, with: animationControl(frameCount: frameCount))
+    }
+  }
+}
+
+/// An animated PNG written to a file frame by frame, in memory independent of
+/// the number of frames: ``AnimationFileWriter`` over an
+/// ``APNGStreamEncoder`` without an announced frame count, whose
+/// ``APNGStreamEncoder/finish(into:)`` writes the count into the header
+/// before the file is renamed into place. The bytes are exactly
+/// ``APNGEncoder/encoded()`` of the same frames.
+public typealias APNGFileWriter = AnimationFileWriter<APNGStreamEncoder>
+
+extension AnimationFileWriter where Encoder == APNGStreamEncoder {
   /// Creates the temporary file and writes the header.
   /// - Precondition: as ``APNGStreamEncoder/init(width:height:frameCount:loopCount:compressionLevel:)``.
   /// - Throws: ``ImageFileError/cannotWrite(path:reason:)`` naming `path`.
-  public init(
+  public convenience init(
     path: String, width: Int, height: Int, loopCount: UInt32 = 0, compressionLevel: Int32 = 6
   ) throws(ImageFileError) {
-    self.path = path
-    stream = APNGStreamEncoder(
-      width: width, height: height, loopCount: loopCount, compressionLevel: compressionLevel)
-    do throws(FileOutputError) {
-      file = try AtomicFileWriter(path: path)
-      try file.write(stream.header())
-    } catch {
-      throw .cannotWrite(path: path, reason: error.reason)
-    }
+    try self.init(
+      path: path,
+      encoder: APNGStreamEncoder(
+        width: width, height: height, loopCount: loopCount, compressionLevel: compressionLevel))
   }
-
-  /// The number of frames appended so far.
-  public var frameCount: Int { stream.frameCount }
-
-  /// The temporary file the frames go to until ``finish()``.
-  public var temporaryPath: String { file.temporaryPath }
-
-  /// Compresses `images` in parallel and appends them to the file.
-  /// - Precondition: as ``APNGStreamEncoder/frames(_:delays:)``.
-  /// - Throws: ``ImageFileError/cannotWrite(path:reason:)``; the temporary
-  ///   file is then removed.
-  public func append(contentsOf images: [RGBAImage], delays: [FrameDelay]) throws(ImageFileError) {
-    do throws(FileOutputError) {
-      try file.write(stream.frames(images, delays: delays))
-    } catch {
-      throw .cannotWrite(path: path, reason: error.reason)
-    }
-  }
-
-  /// Ends the file, writes the frame count into its header and renames it
-  /// over ``path``.
-  /// - Precondition: at least one frame.
-  /// - Throws: ``ImageFileError/cannotWrite(path:reason:)``; the temporary
-  ///   file is then removed and ``path`` is untouched.
-  public func finish() throws(ImageFileError) {
-    do throws(FileOutputError) {
-      try file.write(stream.trailer())
-      try file.write(
-        stream.animationControl(frameCount: stream.frameCount), at: APNGStreamEncoder.animationControlOffset)
-      try file.commit()
-    } catch {
-      throw .cannotWrite(path: path, reason: error.reason)
-    }
-  }
-
-  /// Removes the temporary file; ``path`` is untouched.
-  public func discard() { file.discard() }
 }
 
 extension _PNG {
-  /// The compressed scanlines of each image, computed in parallel.
-  /// - Precondition: every image is `width × height`.
-  static func compressedFrames(_ images: [RGBAImage], width: Int, height: Int, level: Int32) -> [[UInt8]] {
-    for image in images {
-      precondition(
-        image.width == width && image.height == height,
-        "APNG: frame is \(image.width)×\(image.height), canvas is \(width)×\(height)")
-    }
-    let results = _ParallelResults(count: images.count)
-    DispatchQueue.concurrentPerform(iterations: images.count) { i in
-      results.set(i, compressedScanlines(images[i].straightRGBA8(), width: width, height: height, level: level))
-    }
-    return results.values
-  }
-}
-
-/// Slots that parallel iterations fill, one each.
-private final class _ParallelResults: @unchecked Sendable {
-  // Safe to mark Sendable: iteration i writes only slot i, and `values` is read
-  // after `concurrentPerform` returns.
-  private var slots: UnsafeMutableBufferPointer<[UInt8]>
-
-  init(count: Int) {
-    slots = .allocate(capacity: count)
-    slots.initialize(repeating: [])
-  }
-
-  func set(_ i: Int, _ value: [UInt8]) { slots[i] = value }
-
-  var values: [[UInt8]] { Array(slots) }
-
-  deinit {
-    slots.deinitialize()
-    slots.deallocate()
+  /// The per-frame stage of APNG: an image's compressed scanlines.
+  static func framePreparation(width: Int, height: Int, level: Int32) -> @Sendable (RGBAImage) -> [UInt8] {
+    { image in compressedScanlines(image.straightRGBA8(), width: width, height: height, level: level) }
   }
 }

@@ -1,3 +1,4 @@
+import SleetMath
 import SleetParticles
 
 #if canImport(Glibc)
@@ -7,8 +8,9 @@ import SleetParticles
 #endif
 
 /// All-or-nothing writes through the package's one atomic writer,
-/// ``SleetParticles/FileOutput/atomicWrite(_:to:)``. (Reads go through
-/// SleetMath's `InputFile`, which bounds them: ``PNGFile/read(path:)``.)
+/// SleetMath's `FileOutput.atomicWrite(_:to:)`, with its error as an
+/// ``ImageFileError``. (Reads go through SleetMath's `InputFile`, which
+/// bounds them: ``PNGFile/read(path:)``.)
 ///
 /// A write goes to a temporary file in the destination's folder (so the final
 /// `rename(2)` stays on one file system and is atomic), is flushed, and is

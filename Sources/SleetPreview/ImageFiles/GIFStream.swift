@@ -1,5 +1,4 @@
 import CGIF
-import Dispatch
 import SleetParticles
 
 /// How ``GIFStreamEncoder`` maps colours onto its palette.
@@ -140,31 +139,11 @@ public final class GIFStreamEncoder {
   /// - Complexity: O(total pixels).
   public func append(contentsOf images: [RGBAImage], delays: [FrameDelay]) throws(AnimationEncodingError) -> [UInt8] {
     precondition(gif != nil, "GIFStreamEncoder: append after finish")
-    precondition(delays.count == images.count, "GIFStreamEncoder: \(images.count) frames, \(delays.count) delays")
-    for image in images {
-      precondition(
-        image.width == width && image.height == height,
-        "GIFStreamEncoder: frame is \(image.width)×\(image.height), canvas is \(width)×\(height)")
-    }
-    let slots = _ByteSlots(count: images.count)
-    let (width, height, dither) = (width, height, dither)
-    DispatchQueue.concurrentPerform(iterations: images.count) { i in
-      slots.set(i, Self.quantize(images[i].straightRGBA8(), width: width, height: height, dither: dither))
-    }
-    for (i, indices) in slots.values.enumerated() {
-      let (start, end) = ticks.advance(by: delays[i])
-      frameCount += 1
-      if first == nil { first = indices }
-      if let p = pending {
-        if p.indices == indices && end - p.start <= 65535 {
-          pending!.end = end
-          continue
-        }
-        try write(p, next: indices)
-      }
-      pending = (indices, start, end)
-    }
-    return sink.take()
+    var output = AnimationOutput()
+    var encoder = self  // a class: the same encoder, as a `var` for the mutating requirement
+    try encoder.encodeBatch(images, delays: delays, into: &output)
+    output.bytes += sink.take()
+    return output.bytes
   }
 
   /// Writes the last frame and the trailer; returns the remaining bytes. The
@@ -172,16 +151,9 @@ public final class GIFStreamEncoder {
   /// - Precondition: at least one frame; not finished yet.
   /// - Throws: ``AnimationEncodingError`` when giflib fails.
   public func finish() throws(AnimationEncodingError) -> [UInt8] {
-    precondition(gif != nil, "GIFStreamEncoder: finish called twice")
-    guard let p = pending, let first else {
-      preconditionFailure("GIFStreamEncoder: an animation needs at least one frame")
-    }
-    try write(p, next: first)
-    var error: Int32 = 0
-    let closed = EGifCloseFile(gif, &error)
-    gif = nil
-    guard closed == GIF_OK else { throw AnimationEncodingError(reason: "GIF: giflib error \(error)") }
-    return sink.take()
+    var output = AnimationOutput()
+    try finish(into: &output)
+    return output.bytes
   }
 
   /// Writes frame `p`, drawn over ``base`` and followed by `next`, and
@@ -266,6 +238,65 @@ public final class GIFStreamEncoder {
   }
 }
 
+extension GIFStreamEncoder: AnimationEncoder {
+  /// giflib's failure, with its message.
+  public typealias Failure = AnimationEncodingError
+
+  /// Quantizes one image to palette indices (see the type's summary).
+  public var framePreparation: @Sendable (RGBAImage) -> [UInt8] {
+    { [width, height, dither] image in
+      Self.quantize(image.straightRGBA8(), width: width, height: height, dither: dither)
+    }
+  }
+
+  /// Appends the header (screen descriptor with the palette, loop
+  /// extension), written when the encoder was made.
+  public func start(into output: inout AnimationOutput) {
+    precondition(gif != nil, "GIFStreamEncoder: start after finish")
+    output.bytes += sink.take()
+  }
+
+  /// Takes the next frame's palette indices: merges it into the frame before
+  /// when identical, else writes the frame before (now that its successor is
+  /// known) and appends its bytes.
+  /// - Throws: ``AnimationEncodingError`` when giflib fails (out of memory).
+  public func encode(_ indices: [UInt8], delay: FrameDelay, into output: inout AnimationOutput)
+    throws(AnimationEncodingError)
+  {
+    precondition(gif != nil, "GIFStreamEncoder: append after finish")
+    let (start, end) = ticks.advance(by: delay)
+    frameCount += 1
+    if first == nil { first = indices }
+    if let p = pending {
+      if p.indices == indices && end - p.start <= 65535 {
+        pending!.end = end
+        return
+      }
+      try write(p, next: indices)
+      output.bytes += sink.take()
+    }
+    pending = (indices, start, end)
+  }
+
+  /// Writes the last frame (followed by the first, as the animation loops)
+  /// and the trailer, and appends the remaining bytes. The encoder is then
+  /// spent.
+  /// - Precondition: at least one frame; not finished yet.
+  /// - Throws: ``AnimationEncodingError`` when giflib fails.
+  public func finish(into output: inout AnimationOutput) throws(AnimationEncodingError) {
+    precondition(gif != nil, "GIFStreamEncoder: finish called twice")
+    guard let p = pending, let first else {
+      preconditionFailure("GIFStreamEncoder: an animation needs at least one frame")
+    }
+    try write(p, next: first)
+    var error: Int32 = 0
+    let closed = EGifCloseFile(gif, &error)
+    gif = nil
+    guard closed == GIF_OK else { throw AnimationEncodingError(reason: "GIF: giflib error \(error)") }
+    output.bytes += sink.take()
+  }
+}
+
 /// An inclusive pixel bounding box, empty at first.
 private struct _Box {
   var minX = Int.max, minY = Int.max, maxX = Int.min, maxY = Int.min
@@ -308,70 +339,19 @@ private func _gifWrite(
 }
 
 /// A GIF animation written to a file frame by frame, in memory independent of
-/// the number of frames: ``GIFStreamEncoder``'s bytes go to a temporary file
-/// beside the destination as frames are appended, and ``finish()`` renames it
-/// into place (a reader sees the previous file or the complete new one). A
-/// writer released without ``finish()`` removes its temporary file.
-/// Not thread-safe.
-public final class GIFFileWriter {
-  /// The destination.
-  public let path: String
-  private let encoder: GIFStreamEncoder
-  private let file: AtomicFileWriter
+/// the number of frames: ``AnimationFileWriter`` over a
+/// ``GIFStreamEncoder``, whose bytes go to a temporary file beside the
+/// destination as frames are appended and which ``AnimationFileWriter/finish()``
+/// renames into place.
+public typealias GIFFileWriter = AnimationFileWriter<GIFStreamEncoder>
 
-  /// Creates the temporary file.
+extension AnimationFileWriter where Encoder == GIFStreamEncoder {
+  /// Creates the temporary file and writes the header.
   /// - Precondition: as ``GIFStreamEncoder/init(width:height:dither:)``.
   /// - Throws: ``ImageFileError/cannotWrite(path:reason:)`` naming `path`.
-  public init(path: String, width: Int, height: Int, dither: GIFDither = .ordered) throws(ImageFileError) {
-    self.path = path
-    encoder = GIFStreamEncoder(width: width, height: height, dither: dither)
-    do throws(FileOutputError) {
-      file = try AtomicFileWriter(path: path)
-    } catch {
-      throw .cannotWrite(path: path, reason: error.reason)
-    }
-  }
-
-  /// The number of frames appended so far.
-  public var frameCount: Int { encoder.frameCount }
-
-  /// The temporary file the frames go to until ``finish()``.
-  public var temporaryPath: String { file.temporaryPath }
-
-  /// Quantizes and appends `images` (``GIFStreamEncoder/append(contentsOf:delays:)``).
-  /// - Throws: ``ImageFileError/cannotWrite(path:reason:)``; the temporary
-  ///   file is then removed.
-  public func append(contentsOf images: [RGBAImage], delays: [FrameDelay]) throws(ImageFileError) {
-    do {
-      try file.write(try encoder.append(contentsOf: images, delays: delays))
-    } catch {
-      file.discard()
-      throw .cannotWrite(path: path, reason: Self.reason(error))
-    }
-  }
-
-  /// Writes the last frame and the trailer, and renames the file over ``path``.
-  /// - Precondition: at least one frame.
-  /// - Throws: ``ImageFileError/cannotWrite(path:reason:)``; the temporary
-  ///   file is then removed and ``path`` is untouched.
-  public func finish() throws(ImageFileError) {
-    do {
-      try file.write(try encoder.finish())
-      try file.commit()
-    } catch {
-      file.discard()
-      throw .cannotWrite(path: path, reason: Self.reason(error))
-    }
-  }
-
-  /// Removes the temporary file; ``path`` is untouched.
-  public func discard() { file.discard() }
-
-  private static func reason(_ error: any Error) -> String {
-    switch error {
-    case let error as FileOutputError: error.reason
-    case let error as AnimationEncodingError: error.reason
-    default: "\(error)"
-    }
+  public convenience init(path: String, width: Int, height: Int, dither: GIFDither = .ordered)
+    throws(ImageFileError)
+  {
+    try self.init(path: path, encoder: GIFStreamEncoder(width: width, height: height, dither: dither))
   }
 }

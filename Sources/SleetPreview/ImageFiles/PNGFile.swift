@@ -67,8 +67,26 @@ public enum PNGFile {
 
   /// Encodes `image` as an 8-bit RGBA PNG (libpng's default compression).
   /// - Precondition: the image is not empty.
-  /// - Complexity: O(pixels).
+  /// - Complexity: O(pixels), one compression.
   public static func encode(_ image: RGBAImage) -> [UInt8] {
+    var compressions = 0
+    return encode(image, compressions: &compressions)
+  }
+
+  /// ``encode(_:)``, adding to `compressions` the number of times libpng
+  /// compressed the image.
+  ///
+  /// libpng's `png_image_write_to_memory` learns the file's size only by
+  /// compressing, so asking for the size first (a null buffer) and then
+  /// writing compresses twice. Instead the image is written once into a
+  /// buffer of libpng's own upper bound on the file size
+  /// (`PNG_IMAGE_PNG_SIZE_MAX`, which Swift does not import:
+  /// ``maximumEncodedSize(width:height:)``), then copied to its exact size.
+  /// The bytes are those of the two-pass write: the same call with the same
+  /// settings. Only the buffer differs, and its pages past the file are
+  /// never touched. Should a zlib ever exceed the bound, libpng reports the
+  /// size it needs and the image is compressed a second time into that.
+  static func encode(_ image: RGBAImage, compressions: inout Int) -> [UInt8] {
     precondition(image.width > 0 && image.height > 0, "PNGFile.encode: image must not be empty")
     let rgba = image.straightRGBA8()
     var png = png_image()
@@ -76,21 +94,33 @@ public enum PNGFile {
     png.width = UInt32(image.width)
     png.height = UInt32(image.height)
     png.format = _formatRGBA
-    var size = 0
-    // First call measures, second writes.
-    let measured = rgba.withUnsafeBytes {
-      png_image_write_to_memory(&png, nil, &size, 0, $0.baseAddress, Int32(4 * image.width), nil)
-    }
-    precondition(measured != 0, "PNGFile.encode: libpng failed: \(_message(&png))")
-    var out = [UInt8](repeating: 0, count: size)
-    let written = out.withUnsafeMutableBytes { dst in
-      rgba.withUnsafeBytes {
-        png_image_write_to_memory(&png, dst.baseAddress, &size, 0, $0.baseAddress, Int32(4 * image.width), nil)
+    var capacity = maximumEncodedSize(width: image.width, height: image.height)
+    while true {
+      let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 1)
+      defer { buffer.deallocate() }
+      var size = capacity
+      compressions += 1
+      let written = rgba.withUnsafeBytes {
+        png_image_write_to_memory(&png, buffer.baseAddress, &size, 0, $0.baseAddress, Int32(4 * image.width), nil)
       }
+      if written != 0 { return Array(UnsafeRawBufferPointer(rebasing: buffer[..<size])) }
+      // A failure with a larger size means only that the buffer was short.
+      // (libpng frees its state either way, so `png` can be written again.)
+      precondition(size > capacity, "PNGFile.encode: libpng failed: \(_message(&png))")
+      capacity = size
     }
-    precondition(written != 0, "PNGFile.encode: libpng failed: \(_message(&png))")
-    out.removeSubrange(size...)
-    return out
+  }
+
+  /// libpng's `PNG_IMAGE_PNG_SIZE_MAX` for an 8-bit RGBA image of
+  /// `width × height`: the signature and the fixed chunks (`IHDR`, `gAMA`,
+  /// `cHRM`, `IEND`, with room for `sRGB`), zlib's worst case for the
+  /// filtered rows (`PNG_ZLIB_MAX_SIZE` of `PNG_IMAGE_DATA_SIZE`: 4 bytes a
+  /// pixel and a filter byte a row), and 12 bytes of chunk framing for
+  /// every `PNG_ZBUF_SIZE` bytes of it (one `IDAT` each).
+  static func maximumEncodedSize(width: Int, height: Int) -> Int {
+    let data = 4 * width * height + height
+    let compressed = data + (data + 7) >> 3 + (data + 63) >> 6 + 11
+    return 8 + 25 + 16 + 44 + 12 + 12 + 12 * (compressed / Int(PNG_ZBUF_SIZE)) + compressed
   }
 
   /// Encodes `image` and writes it to `path` atomically (temporary file, then rename).

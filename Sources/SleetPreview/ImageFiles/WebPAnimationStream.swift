@@ -1,5 +1,4 @@
 import CWebP
-import Dispatch
 import SleetParticles
 
 /// How ``WebPAnimationEncoder`` compresses: lossy at a quality, or lossless.
@@ -98,29 +97,9 @@ public final class WebPAnimationEncoder {
   /// - Complexity: O(total pixels) work.
   public func append(contentsOf images: [RGBAImage], delays: [FrameDelay]) throws(AnimationEncodingError) {
     precondition(encoder != nil, "WebPAnimationEncoder: append after finish")
-    precondition(
-      delays.count == images.count, "WebPAnimationEncoder: \(images.count) frames, \(delays.count) delays")
-    for image in images {
-      precondition(
-        image.width == width && image.height == height,
-        "WebPAnimationEncoder: frame is \(image.width)×\(image.height), canvas is \(width)×\(height)")
-    }
-    let pixels = ParallelStraightRGBA8(images)
-    for (i, bytes) in pixels.values.enumerated() {
-      let (start, _) = ticks.advance(by: delays[i])
-      var picture = WebPPicture()
-      precondition(WebPPictureInit(&picture) != 0, "WebPAnimationEncoder: libwebp ABI mismatch")
-      picture.use_argb = 1
-      picture.width = Int32(width)
-      picture.height = Int32(height)
-      defer { WebPPictureFree(&picture) }
-      let imported = bytes.withUnsafeBufferPointer { WebPPictureImportRGBA(&picture, $0.baseAddress, Int32(4 * width)) }
-      guard imported != 0 else { throw AnimationEncodingError(reason: "WebP: out of memory importing a frame") }
-      guard WebPAnimEncoderAdd(encoder, &picture, Int32(clamping: start), &config) != 0 else {
-        throw AnimationEncodingError(reason: "WebP: " + String(cString: WebPAnimEncoderGetError(encoder)))
-      }
-      frameCount += 1
-    }
+    var output = AnimationOutput()
+    var encoder = self  // a class: the same encoder, as a `var` for the mutating requirement
+    try encoder.encodeBatch(images, delays: delays, into: &output)
   }
 
   /// The whole file: ends the last frame at the total duration and
@@ -128,6 +107,51 @@ public final class WebPAnimationEncoder {
   /// - Precondition: at least one frame; not finished yet.
   /// - Throws: ``AnimationEncodingError`` with libwebp's message.
   public func finish() throws(AnimationEncodingError) -> [UInt8] {
+    var output = AnimationOutput()
+    try finish(into: &output)
+    return output.bytes
+  }
+}
+
+extension WebPAnimationEncoder: AnimationEncoder {
+  /// libwebp's failure, with its message.
+  public typealias Failure = AnimationEncodingError
+
+  /// Converts one image to 8-bit straight RGBA.
+  public var framePreparation: @Sendable (RGBAImage) -> [UInt8] { { $0.straightRGBA8() } }
+
+  /// Appends nothing: libwebp assembles the whole file at the end.
+  public func start(into output: inout AnimationOutput) {
+    precondition(encoder != nil, "WebPAnimationEncoder: start after finish")
+  }
+
+  /// Hands one frame (8-bit straight RGBA) to libwebp, starting at the
+  /// rounded sum of the earlier delays; appends nothing.
+  /// - Throws: ``AnimationEncodingError`` with libwebp's message.
+  public func encode(_ frame: [UInt8], delay: FrameDelay, into output: inout AnimationOutput)
+    throws(AnimationEncodingError)
+  {
+    precondition(encoder != nil, "WebPAnimationEncoder: append after finish")
+    let (start, _) = ticks.advance(by: delay)
+    var picture = WebPPicture()
+    precondition(WebPPictureInit(&picture) != 0, "WebPAnimationEncoder: libwebp ABI mismatch")
+    picture.use_argb = 1
+    picture.width = Int32(width)
+    picture.height = Int32(height)
+    defer { WebPPictureFree(&picture) }
+    let imported = frame.withUnsafeBufferPointer { WebPPictureImportRGBA(&picture, $0.baseAddress, Int32(4 * width)) }
+    guard imported != 0 else { throw AnimationEncodingError(reason: "WebP: out of memory importing a frame") }
+    guard WebPAnimEncoderAdd(encoder, &picture, Int32(clamping: start), &config) != 0 else {
+      throw AnimationEncodingError(reason: "WebP: " + String(cString: WebPAnimEncoderGetError(encoder)))
+    }
+    frameCount += 1
+  }
+
+  /// Ends the last frame at the total duration and appends the assembled
+  /// file. The encoder is then spent.
+  /// - Precondition: at least one frame; not finished yet.
+  /// - Throws: ``AnimationEncodingError`` with libwebp's message.
+  public func finish(into output: inout AnimationOutput) throws(AnimationEncodingError) {
     precondition(encoder != nil, "WebPAnimationEncoder: finish called twice")
     precondition(frameCount >= 1, "WebPAnimationEncoder: an animation needs at least one frame")
     defer {
@@ -142,107 +166,24 @@ public final class WebPAnimationEncoder {
       throw AnimationEncodingError(reason: "WebP: " + String(cString: WebPAnimEncoderGetError(encoder)))
     }
     defer { WebPDataClear(&data) }
-    return Array(UnsafeBufferPointer(start: data.bytes, count: data.size))
+    output.bytes += UnsafeBufferPointer(start: data.bytes, count: data.size)
   }
 }
 
-/// An animated WebP written to a file: ``WebPAnimationEncoder``'s bytes go
-/// to a temporary file beside the destination at ``finish()``, which renames
-/// it into place (a reader sees the previous file or the complete new one).
-/// The temporary file is created first, so an unwritable folder fails before
-/// any frame is encoded. Memory: as ``WebPAnimationEncoder`` (grows with the
-/// compressed size). A writer released without ``finish()`` removes its
-/// temporary file. Not thread-safe.
-public final class WebPFileWriter {
-  /// The destination.
-  public let path: String
-  private let encoder: WebPAnimationEncoder
-  private let file: AtomicFileWriter
+/// An animated WebP written to a file: ``AnimationFileWriter`` over a
+/// ``WebPAnimationEncoder``, whose bytes (the whole file, assembled by
+/// libwebp at ``AnimationFileWriter/finish()``) go to a temporary file beside
+/// the destination that is then renamed into place. Memory: as
+/// ``WebPAnimationEncoder`` (grows with the compressed size).
+public typealias WebPFileWriter = AnimationFileWriter<WebPAnimationEncoder>
 
+extension AnimationFileWriter where Encoder == WebPAnimationEncoder {
   /// Creates the temporary file.
   /// - Precondition: as ``WebPAnimationEncoder/init(width:height:options:)``.
   /// - Throws: ``ImageFileError/cannotWrite(path:reason:)`` naming `path`.
-  public init(path: String, width: Int, height: Int, options: WebPAnimationOptions = WebPAnimationOptions())
-    throws(ImageFileError)
-  {
-    self.path = path
-    encoder = WebPAnimationEncoder(width: width, height: height, options: options)
-    do throws(FileOutputError) {
-      file = try AtomicFileWriter(path: path)
-    } catch {
-      throw .cannotWrite(path: path, reason: error.reason)
-    }
-  }
-
-  /// The number of frames appended so far.
-  public var frameCount: Int { encoder.frameCount }
-
-  /// The temporary file the animation goes to until ``finish()``.
-  public var temporaryPath: String { file.temporaryPath }
-
-  /// Encodes `images` (``WebPAnimationEncoder/append(contentsOf:delays:)``).
-  /// - Throws: ``ImageFileError/cannotWrite(path:reason:)`` with libwebp's
-  ///   message; the temporary file is then removed.
-  public func append(contentsOf images: [RGBAImage], delays: [FrameDelay]) throws(ImageFileError) {
-    do throws(AnimationEncodingError) {
-      try encoder.append(contentsOf: images, delays: delays)
-    } catch {
-      file.discard()
-      throw .cannotWrite(path: path, reason: error.reason)
-    }
-  }
-
-  /// Assembles the file, writes it and renames it over ``path``.
-  /// - Precondition: at least one frame.
-  /// - Throws: ``ImageFileError/cannotWrite(path:reason:)``; the temporary
-  ///   file is then removed and ``path`` is untouched.
-  public func finish() throws(ImageFileError) {
-    do {
-      try file.write(try encoder.finish())
-      try file.commit()
-    } catch let error as FileOutputError {
-      throw .cannotWrite(path: path, reason: error.reason)
-    } catch let error as AnimationEncodingError {
-      file.discard()
-      throw .cannotWrite(path: path, reason: error.reason)
-    } catch {
-      file.discard()
-      throw .cannotWrite(path: path, reason: "\(error)")
-    }
-  }
-
-  /// Removes the temporary file; ``path`` is untouched.
-  public func discard() { file.discard() }
-}
-
-/// The 8-bit straight RGBA bytes of several images, converted in parallel.
-struct ParallelStraightRGBA8 {
-  let values: [[UInt8]]
-
-  init(_ images: [RGBAImage]) {
-    let slots = _ByteSlots(count: images.count)
-    DispatchQueue.concurrentPerform(iterations: images.count) { i in slots.set(i, images[i].straightRGBA8()) }
-    values = slots.values
-  }
-}
-
-/// Slots that parallel iterations fill, one each.
-final class _ByteSlots: @unchecked Sendable {
-  // Safe to mark Sendable: iteration i writes only slot i, and `values` is read
-  // after `concurrentPerform` returns.
-  private var slots: UnsafeMutableBufferPointer<[UInt8]>
-
-  init(count: Int) {
-    slots = .allocate(capacity: count)
-    slots.initialize(repeating: [])
-  }
-
-  func set(_ i: Int, _ value: [UInt8]) { slots[i] = value }
-
-  var values: [[UInt8]] { Array(slots) }
-
-  deinit {
-    slots.deinitialize()
-    slots.deallocate()
+  public convenience init(
+    path: String, width: Int, height: Int, options: WebPAnimationOptions = WebPAnimationOptions()
+  ) throws(ImageFileError) {
+    try self.init(path: path, encoder: WebPAnimationEncoder(width: width, height: height, options: options))
   }
 }

@@ -22,7 +22,11 @@ public struct FileOutputError: Error, Hashable, Sendable, CustomStringConvertibl
   public var description: String { "cannot write '\(path)': \(reason)" }
 }
 
-/// Writing files so that no reader ever sees a partial one.
+/// Writing files so that no reader ever sees a partial one: the package's one
+/// writer of files (effect files, images, animations, the CLI's outputs), as
+/// ``InputFile`` is its one reader. Package access: the public API writes
+/// through it (`Effect.writeJSON(toFile:)`, `PNGFile.write(_:to:)`, the
+/// animation writers) and reports its ``FileOutputError``.
 ///
 /// Every write goes to a temporary sibling named `.NAME.tmp-PID-XXXXXX` (a
 /// hidden file in the destination's folder, so the final `rename(2)` stays on
@@ -31,12 +35,12 @@ public struct FileOutputError: Error, Hashable, Sendable, CustomStringConvertibl
 /// mid-write leaves its temporary file behind, never a partial `NAME`;
 /// ``removeStaleTemporaries(inFolder:for:)`` removes those whose process is
 /// gone.
-public enum FileOutput {
+package enum FileOutput {
   /// Writes `bytes` to a new temporary file beside `path`, flushes it, and
   /// renames it over `path`. On failure the temporary file is removed and
   /// `path` is left as it was.
   /// - Complexity: O(n) bytes written.
-  public static func atomicWrite(_ bytes: [UInt8], to path: String) throws(FileOutputError) {
+  package static func atomicWrite(_ bytes: [UInt8], to path: String) throws(FileOutputError) {
     let file = try AtomicFileWriter(path: path)
     try file.write(bytes)
     try file.commit()
@@ -44,7 +48,7 @@ public enum FileOutput {
 
   /// The folder and the name of `path` (the folder `"."` for a bare name,
   /// `"/"` for a name in the root folder).
-  public static func split(_ path: String) -> (folder: String, name: String) {
+  package static func split(_ path: String) -> (folder: String, name: String) {
     guard let slash = path.lastIndex(of: "/") else { return (".", path) }
     let folder = String(path[..<slash])
     return (folder.isEmpty ? "/" : folder, String(path[path.index(after: slash)...]))
@@ -58,7 +62,7 @@ public enum FileOutput {
 
   /// The destination name and writer's process id of a temporary file name,
   /// or nil when `entry` is not one (`.NAME.tmp-PID-XXXXXX`).
-  public static func parseTemporaryName(_ entry: String) -> (name: String, pid: Int32)? {
+  package static func parseTemporaryName(_ entry: String) -> (name: String, pid: Int32)? {
     // The suffix after the last ".tmp-" is "PID-XXXXXX".
     let bytes = Array(entry.utf8)
     let marker = Array(".tmp-".utf8)
@@ -81,7 +85,7 @@ public enum FileOutput {
   /// - Returns: how many files were removed.
   /// - Complexity: O(entries in the folder).
   @discardableResult
-  public static func removeStaleTemporaries(inFolder folder: String, for matches: (String) -> Bool) -> Int {
+  package static func removeStaleTemporaries(inFolder folder: String, for matches: (String) -> Bool) -> Int {
     var stale: [String] = []
     for entryName in entryNames(inFolder: folder) ?? [] {
       guard let (name, pid) = parseTemporaryName(entryName), matches(name) else { continue }
@@ -97,9 +101,8 @@ public enum FileOutput {
   /// Each name is read from its `dirent` up to its NUL, never as the whole
   /// 256-byte `d_name` array: glibc packs records by `d_reclen`, so the last
   /// record of a buffer can end right after its name, and copying all of
-  /// `d_name` read past the allocation (AddressSanitizer, found by fuzzing:
-  /// docs/reliability.md, F6).
-  public static func entryNames(inFolder folder: String) -> [String]? {
+  /// `d_name` would read past the allocation (docs/reliability.md, F6).
+  package static func entryNames(inFolder folder: String) -> [String]? {
     guard let dir = opendir(folder) else { return nil }
     defer { closedir(dir) }
     let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
@@ -119,20 +122,20 @@ public enum FileOutput {
 /// frame by frame).
 ///
 /// Not thread-safe: one thread writes.
-public final class AtomicFileWriter {
+package final class AtomicFileWriter {
   /// The destination.
-  public let path: String
+  package let path: String
   /// The temporary file the bytes go to until ``commit()``.
-  public let temporaryPath: String
+  package let temporaryPath: String
   private var descriptor: Int32
   /// Bytes written so far (the offset of the next ``write(_:)``).
-  public private(set) var count = 0
+  package private(set) var count = 0
 
   /// Creates the temporary file beside `path` (readable by everyone, like a
   /// file created with the usual umask 022).
   /// - Throws: ``FileOutputError`` naming `path` when the folder is missing
   ///   or not writable.
-  public init(path: String) throws(FileOutputError) {
+  package init(path: String) throws(FileOutputError) {
     self.path = path
     let (folder, name) = FileOutput.split(path)
     var template = Array("\(folder)/\(FileOutput.temporaryPrefix(for: name))XXXXXX".utf8CString)
@@ -154,7 +157,7 @@ public final class AtomicFileWriter {
   /// Appends `bytes`. On failure the temporary file is removed (the writer
   /// is then unusable) and the destination is untouched.
   /// - Complexity: O(bytes.count).
-  public func write(_ bytes: [UInt8]) throws(FileOutputError) {
+  package func write(_ bytes: [UInt8]) throws(FileOutputError) {
     try write(bytes, at: count)
     count += bytes.count
   }
@@ -162,7 +165,7 @@ public final class AtomicFileWriter {
   /// Overwrites `bytes.count` bytes at `offset` (at most ``count``), e.g. to
   /// fix up a header once the rest is known.
   /// - Precondition: `offset + bytes.count <= count` unless appending at `count`.
-  public func write(_ bytes: [UInt8], at offset: Int) throws(FileOutputError) {
+  package func write(_ bytes: [UInt8], at offset: Int) throws(FileOutputError) {
     precondition(descriptor >= 0, "AtomicFileWriter: already committed or discarded")
     precondition(offset >= 0 && offset <= count, "AtomicFileWriter: offset \(offset) past the end (\(count))")
     var done = 0
@@ -182,7 +185,7 @@ public final class AtomicFileWriter {
 
   /// Flushes the file to disk, closes it and renames it over ``path``.
   /// - Throws: ``FileOutputError`` (the temporary file is then removed).
-  public func commit() throws(FileOutputError) {
+  package func commit() throws(FileOutputError) {
     precondition(descriptor >= 0, "AtomicFileWriter: already committed or discarded")
     let synced = fsync(descriptor)
     var error = synced != 0 ? failure("flush failed") : nil
@@ -197,7 +200,7 @@ public final class AtomicFileWriter {
 
   /// Closes and removes the temporary file; the destination is untouched.
   /// Does nothing after ``commit()``.
-  public func discard() {
+  package func discard() {
     guard descriptor >= 0 else { return }
     close(descriptor)
     descriptor = -1
