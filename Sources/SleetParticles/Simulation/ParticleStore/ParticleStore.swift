@@ -400,8 +400,12 @@ final class ParticleStore: @unchecked Sendable {
   private func move(from: Int, to: Int) {
     timeSlot(to).pointee = timeSlot(from).pointee
     let birthTimes = SLEET_SLAB_BIRTH_TIME..<SLEET_SLAB_BIRTH_TIME + MemoryLayout<SIMD8<Double>>.size
+    // Lane 0 of each slot is at the slot's offset from these.
+    let source = blocks + (from >> 3) * Self.blockBytes + (from & 7) * 4
+    let target = blocks + (to >> 3) * Self.blockBytes + (to & 7) * 4
     for offset in stride(from: 0, to: Self.blockBytes, by: Self.slotBytes) where !birthTimes.contains(offset) {
-      wordSlot(offset, to).pointee = wordSlot(offset, from).pointee
+      let word = source.load(fromByteOffset: offset, as: UInt32.self)
+      target.storeBytes(of: word, toByteOffset: offset, as: UInt32.self)
     }
     ids[to] = ids[from]
   }
