@@ -17,8 +17,9 @@
 // from the same constants (ParticleShader in SleetGPU). The
 // `_Static_assert`s state what the kernels rely on beyond the offsets:
 // sizes, alignments and lane counts. MemoryLayoutAgreementTests
-// (SleetParticlesTests and SleetGPUTests) fail when the Swift accessors or
-// the generated shader disagree with these definitions.
+// (SleetParticlesTests) and ShaderLayoutAgreementTests (SleetGPUTests) fail
+// when the Swift accessors or the generated shader disagree with these
+// definitions.
 //
 // Moving a field is one edit: reorder the struct's members. Adding a field
 // adds a member, its enum constant, and its readers and writers (the
