@@ -24,10 +24,10 @@
 //              (SLEET_BIRTH_SHAPE_*); for the others the caller computes it
 //              from the four shape words the kernel leaves in `shapeWords`
 //
-// Why C: Swift's `SIMD8` code for this batch spilled ~1.5 KB of stack, split
-// the cone's sines into 4-lane halves with scalar pieces (`vextractps`,
-// `vmulss`), and broadcast each parameter per use (perf annotate, 2026-12-02);
-// here each line below is one 8-lane operation (two `ymm` halves for the
+// Why C: Swift's `SIMD8` code for this batch spills about 1.5 KB of stack,
+// splits the cone's sines into 4-lane halves with scalar pieces
+// (`vextractps`, `vmulss`), and broadcasts each parameter per use; here
+// each line below is one 8-lane operation (two `ymm` halves for the
 // 64-bit Philox lanes). Same contract as sleet_kernels.h: Clang's generic
 // vectors (any target), contraction off, nothing reassociated, so the same
 // IEEE operations in the same order as the Swift twin, lane by lane.
@@ -149,10 +149,9 @@ SLEET_INLINE void sleet_philox_round_keys(unsigned k0, unsigned k1, sleet_u64x4 
 
 // Fills p->roundKeys from p->seed and p->key, once per cell and segment
 // (the caller flattens the parameters that often). Why in the parameters:
-// computed inside each round, the keys were an `lea`, a `vmovq` and a
-// `vpbroadcastq` each, in every Philox block, and the batch took 14–17 %
-// longer; computed once per batch, about 4 % longer than copying them from
-// here (standalone clang -O3 harness, AVX2, 2026-12-02).
+// computed inside each round, the keys are an `lea`, a `vmovq` and a
+// `vpbroadcastq` each, in every Philox block; copied from here once per
+// batch, they cost the least (docs/performance-design.md).
 static inline void sleet_birth_params_set_round_keys(sleet_birth_params *p) {
   sleet_u64x4 keys[20];
   sleet_philox_round_keys(p->seed, p->key, keys);
@@ -244,7 +243,7 @@ SLEET_INLINE void sleet_sample_births8_values(
   sleet_float8 u[4];
   // A local copy: the parameters are not 32-byte aligned (Swift does not
   // import such a struct), and loading the keys from them inside the rounds
-  // measured slower than copying them once.
+  // is slower than copying them once.
   sleet_u64x4 roundKeys[20];
   __builtin_memcpy(roundKeys, p->roundKeys, sizeof roundKeys);
   sleet_birth_uniforms8(0, first, roundKeys, u);
@@ -343,23 +342,23 @@ SLEET_INLINE void sleet_sample_births8_body(
 // Samples births first…first + 7 (sleet_sample_births8_values) and, when
 // every lane is a birth alive at `t` — 0 ≤ t − times[l] < lifetime, in
 // `double`, ParticleStore's alive test — writes them as one fresh slab
-// block at `block`, slot by slot (ParticleStore's layout: birth times,
-// lifetime, constants row `row` in every lane, position, velocity, scale,
-// spin, colour), and the block's earliest end of life, min over lanes of
+// block at `block` (a sleet_slab_block: birth times, lifetime, constants
+// row `row` in every lane, position, velocity, scale, spin, colour), and
+// the block's earliest end of life, min over lanes of
 // times[l] + lifetime (in lane order, as ParticleStore.appendBlock), at
 // `*death`; returns 1. Otherwise writes the batch into `lanes`, for the
 // caller's record-by-record path, and returns 0, writing neither the block
 // nor `*death` (a lifetime ≤ 0 or NaN fails the alive test).
 //
-// Why: written through Swift, the batch went from the kernel's struct into
-// eight-lane fields, through the alive test, then into the block: about a
-// third of a birth's time was that Swift code (perf, 2026-12-02). And why
-// `lanes` only on failure: its 576 bytes, stored and read back for the
-// block, were work the common case (all alive) does not need.
+// Why: written through Swift, the batch goes from the kernel's struct into
+// eight-lane fields, through the alive test, then into the block, a large
+// share of a birth's time. And why `lanes` only on failure: its 576 bytes,
+// stored and read back for the block, are work the common case (all alive)
+// does not need.
 //
 // Invariants: p->shape is not SLEET_BIRTH_SHAPE_PER_LANE (the kernel's
-// positions are final); `times` holds 8 doubles; `block` has 512 writable
-// bytes that no other pointer here aliases.
+// positions are final); `times` holds 8 doubles; `block` has
+// SLEET_SLAB_BLOCK_BYTES writable bytes that no other pointer here aliases.
 SLEET_INLINE int sleet_sample_block8_body(
     const sleet_birth_params *p, unsigned long long first, const double *times, double t, unsigned row,
     void *block, sleet_birth_lanes *lanes, double *death) {
@@ -376,13 +375,23 @@ SLEET_INLINE int sleet_sample_block8_body(
     return 0;
   }
   char *b = (char *)block;
-  __builtin_memcpy(b, &birth, sizeof birth);
-  sleet_store8(b + 2 * 32, v.lifetime);
+  const int slot = SLEET_SLAB_SLOT_BYTES;
+  __builtin_memcpy(b + SLEET_SLAB_BIRTH_TIME, &birth, sizeof birth);
+  sleet_store8(b + SLEET_SLAB_LIFETIME, v.lifetime);
   sleet_uint8 rows = {row, row, row, row, row, row, row, row};
-  __builtin_memcpy(b + 3 * 32, &rows, sizeof rows);
-  const sleet_float8 columns[12] = {v.x, v.y, v.z, v.vx, v.vy, v.vz, v.scale, v.spin, v.red, v.green, v.blue, v.alpha};
-#pragma clang loop unroll(full)
-  for (int c = 0; c < 12; c++) sleet_store8(b + (4 + c) * 32, columns[c]);
+  __builtin_memcpy(b + SLEET_SLAB_CONSTANTS_ROW, &rows, sizeof rows);
+  sleet_store8(b + SLEET_SLAB_POSITION, v.x);
+  sleet_store8(b + SLEET_SLAB_POSITION + slot, v.y);
+  sleet_store8(b + SLEET_SLAB_POSITION + 2 * slot, v.z);
+  sleet_store8(b + SLEET_SLAB_VELOCITY, v.vx);
+  sleet_store8(b + SLEET_SLAB_VELOCITY + slot, v.vy);
+  sleet_store8(b + SLEET_SLAB_VELOCITY + 2 * slot, v.vz);
+  sleet_store8(b + SLEET_SLAB_SCALE, v.scale);
+  sleet_store8(b + SLEET_SLAB_SPIN, v.spin);
+  sleet_store8(b + SLEET_SLAB_COLOR, v.red);
+  sleet_store8(b + SLEET_SLAB_COLOR + slot, v.green);
+  sleet_store8(b + SLEET_SLAB_COLOR + 2 * slot, v.blue);
+  sleet_store8(b + SLEET_SLAB_COLOR + 3 * slot, v.alpha);
   sleet_double8 end = birth + life;
   double d = end[0];
 #pragma clang loop unroll(full)

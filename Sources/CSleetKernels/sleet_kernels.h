@@ -17,9 +17,9 @@
 // Why C: to be one straight-line eight-lane kernel. Swift passes `SIMD8`
 // values between functions as two 16-byte halves and builds
 // `init(lowHalf:highHalf:)`, `evenHalf` and the `Double`-to-`Float`
-// conversion lane by lane, so LLVM split the Swift kernel's vectors into
-// pieces, scalarised products and re-matched the transposes as `vinsertps`
-// chains (`objdump`, 2026-12-01; docs/particles.md, Performance design). Here
+// conversion lane by lane, so LLVM splits a Swift kernel's vectors into
+// pieces, scalarises products and re-matches the transposes as `vinsertps`
+// chains (docs/performance-design.md). Here
 // each transpose step is one `__builtin_shufflevector` with a constant mask,
 // lowered to `vunpcklps`/`vshufps`/`vperm2f128` (AVX) or SSE2 pairs, and the
 // arithmetic is Clang's generic vectors, not intrinsics, so the header
@@ -29,15 +29,20 @@
 //
 // Nothing is linked: a header-only module, like CSIMDBuildTarget.
 //
-// Editing this header: SwiftPM does not rebuild the Swift modules that import
-// a C header when only the header changed (nor for a regular C target's
-// headers; checked with SwiftPM 6.3). Touch every Swift file that imports
-// CSleetKernels (`grep -rl "import CSleetKernels" Sources Tests`: the
-// evaluate and births files, BlockRunKernelTests.swift), or remove `.build`,
-// after each edit, or the tests run the old kernel. CI builds from a clean
-// clone.
+// The memory layouts the kernels read and write (the slab block, the
+// constants row) are defined once, in sleet_layout.h; the kernels use its
+// offsets, never numbers of their own.
+//
+// Editing this header (or sleet_layout.h): SwiftPM does not rebuild the
+// Swift modules that import a C header when only the header changed (nor
+// for a regular C target's headers). Touch every Swift file that imports
+// CSleetKernels (`grep -rl "import CSleetKernels" Sources Tests`), or remove
+// `.build`, after each edit, or the tests run the old kernel. CI builds from
+// a clean clone.
 #ifndef SLEET_KERNELS_H
 #define SLEET_KERNELS_H
+
+#include "sleet_layout.h"
 
 // Every helper is always inlined: the block loop is compiled twice in x86-64
 // builds without AVX2 (see "Two compilations of the block loop" below), and a
@@ -117,9 +122,9 @@ SLEET_INLINE void sleet_transpose8x8(const sleet_float8 c[8], sleet_float8 r[8])
 // malloc returns large blocks (mmap'ed, over 128 KiB: an instance array of
 // about 2000 rows and up) 16 bytes past a page boundary, so a frame's
 // instance rows start at 48 (mod 64): every 32-byte store of a row then
-// crosses a cache line. Standalone loop (1250 blocks of one row, 2026-12-02):
-// 18.9–21.9 ns a block at 48 (mod 64) against 16.1–19.6 at 0. Rows that
-// start 16 (mod 32) are therefore written as a 16-byte head, 32-byte stores
+// crosses a cache line, which makes a block's stores slower than at 0
+// (mod 64). Rows that start 16 (mod 32) are therefore written as a 16-byte
+// head, 32-byte stores
 // that each straddle two rows but never a cache line, and a 16-byte tail:
 // the same bytes. With the quarters of the rows in the transposes' (lane k |
 // lane k + 4) form, a straddling store joins the last quarter of row l with
@@ -365,20 +370,20 @@ typedef struct {
   float *depth[8];
 } sleet_lane_rows;
 
-// Field f (ParticleConstantsTable's layout) of the lanes' constants rows:
+// Lane f (a SLEET_ROW_* lane of sleet_constants_row) of the lanes' constants rows:
 // the shared `row`'s, broadcast where it is used, when `uniform`; else
 // `k[f]`, one row per lane.
 SLEET_INLINE sleet_float8 sleet_row_field(int uniform, const float *row, const sleet_float8 *k, int f) {
   return uniform ? sleet_splat(row[f]) : k[f];
 }
 
-// The kernel's body for block `block` (512 bytes: ParticleStore's slots
-// 0–15, 8 lanes each) at emitter time `t`. `uniform`: every lane uses the
-// constants row `row` (16 floats); otherwise `k[f]` holds field f (0–14) of
-// each lane's row. Callers pass `uniform` as a constant, so each call site
-// compiles one branch. Why the uniform row's fields are broadcast where
-// they are used, not into `k` first: llvm-mca -mcpu=znver3 put the one-block
-// kernel at 55 cycles that way against 52 (2026-12-02). `sinCos` as below.
+// The kernel's body for block `block` (a sleet_slab_block) at emitter time
+// `t`. `uniform`: every lane uses the constants row `row` (a
+// sleet_constants_row); otherwise `k[f]` holds lane f of each lane's row.
+// Callers pass `uniform` as a constant, so each call site compiles one
+// branch. The uniform row's fields are broadcast where they are used, not
+// into `k` first, which takes fewer cycles in the one-block kernel (llvm-mca
+// -mcpu=znver3). `sinCos` as below.
 // `lanes` null: the eight rows go to consecutive rows of the target (callers
 // pass a constant null, and the addresses fold as before); otherwise each
 // lane's rows go where `lanes` says (the target's pointers then only say
@@ -388,27 +393,33 @@ SLEET_INLINE void sleet_evaluate_block8_rows(
     sleet_block_target target, const sleet_lane_rows *lanes) {
   const char *p = (const char *)block;
   sleet_double8 birth;
-  __builtin_memcpy(&birth, p, sizeof birth);
+  __builtin_memcpy(&birth, p + SLEET_SLAB_BIRTH_TIME, sizeof birth);
   sleet_double8 now = {t, t, t, t, t, t, t, t};
   sleet_float8 a = __builtin_convertvector(now - birth, sleet_float8);
   sleet_float8 aa = a * a;
   sleet_float8 zero = sleet_splat(0), one = sleet_splat(1);
 
-  sleet_float8 x = sleet_load8(p + 4 * 32) + sleet_load8(p + 7 * 32) * a + sleet_row_field(uniform, row, k, 0) * aa;
-  sleet_float8 y = sleet_load8(p + 5 * 32) + sleet_load8(p + 8 * 32) * a + sleet_row_field(uniform, row, k, 1) * aa;
-  sleet_float8 z = sleet_load8(p + 6 * 32) + sleet_load8(p + 9 * 32) * a + sleet_row_field(uniform, row, k, 2) * aa;
-  sleet_float8 s = sleet_load8(p + 10 * 32) + sleet_row_field(uniform, row, k, 3) * a;
+  // Component c of a vector field: its field offset + c slots.
+  const int slot = SLEET_SLAB_SLOT_BYTES, h = SLEET_ROW_HALF_ACCELERATION;
+  sleet_float8 x = sleet_load8(p + SLEET_SLAB_POSITION) + sleet_load8(p + SLEET_SLAB_VELOCITY) * a +
+                   sleet_row_field(uniform, row, k, h) * aa;
+  sleet_float8 y = sleet_load8(p + SLEET_SLAB_POSITION + slot) + sleet_load8(p + SLEET_SLAB_VELOCITY + slot) * a +
+                   sleet_row_field(uniform, row, k, h + 1) * aa;
+  sleet_float8 z = sleet_load8(p + SLEET_SLAB_POSITION + 2 * slot) +
+                   sleet_load8(p + SLEET_SLAB_VELOCITY + 2 * slot) * a + sleet_row_field(uniform, row, k, h + 2) * aa;
+  sleet_float8 s = sleet_load8(p + SLEET_SLAB_SCALE) + sleet_row_field(uniform, row, k, SLEET_ROW_SCALE_SPEED) * a;
   s = sleet_select(s < zero, zero, s);
-  sleet_float8 rotation = sleet_load8(p + 11 * 32) * a;
-  sleet_float8 n = a * (one / sleet_load8(p + 2 * 32));
+  sleet_float8 rotation = sleet_load8(p + SLEET_SLAB_SPIN) * a;
+  sleet_float8 n = a * (one / sleet_load8(p + SLEET_SLAB_LIFETIME));
   sleet_float8 belowOne = sleet_splat(0x1.fffffep-1f);
   n = sleet_select(n > belowOne, belowOne, n);
   sleet_float8 c[4];
-  // Unrolled on purpose: inside the block loop the inliner's budget left it a
-  // loop through a stack array (perf annotate, 2026-12-02).
+  // Unrolled on purpose: inside the block loop the inliner's budget would
+  // leave it a loop through a stack array.
 #pragma clang loop unroll(full)
   for (int f = 0; f < 4; f++) {
-    sleet_float8 v = sleet_load8(p + (12 + f) * 32) + sleet_row_field(uniform, row, k, 4 + f) * a;
+    sleet_float8 v =
+        sleet_load8(p + SLEET_SLAB_COLOR + f * slot) + sleet_row_field(uniform, row, k, SLEET_ROW_COLOR_SPEED + f) * a;
     v = sleet_select(v < zero, zero, v);
     c[f] = sleet_select(v > one, one, v);
   }
@@ -436,12 +447,14 @@ SLEET_INLINE void sleet_evaluate_block8_rows(
                        (((sleet_uint8)(c[3] * scale + magic) & mask) << 24);
     sleet_store_compact8(
         target.compact, lanes ? lanes->instance : 0, x, y, drawnZ, s, rotation, n, (sleet_float8)word,
-        sleet_row_field(uniform, row, k, 14));
+        sleet_row_field(uniform, row, k, SLEET_ROW_COMPACT_SPRITE_CELL));
     return;
   }
+  const int r = SLEET_ROW_CONTENTS_RECT, sprite = SLEET_ROW_SPRITE, cell = SLEET_ROW_CELL;
   if (uniform) {
-    sleet_float8 rect = {row[8], row[9], row[10], row[11], row[8], row[9], row[10], row[11]};
-    sleet_float8 spriteCell = {row[12], row[13], row[12], row[13], row[12], row[13], row[12], row[13]};
+    sleet_float8 rect = {row[r], row[r + 1], row[r + 2], row[r + 3], row[r], row[r + 1], row[r + 2], row[r + 3]};
+    sleet_float8 spriteCell = {row[sprite], row[cell], row[sprite], row[cell],
+                               row[sprite], row[cell], row[sprite], row[cell]};
     sleet_store_instances8(
         target.instances, lanes ? lanes->instance : 0, x, y, drawnZ, s, c[0], c[1], c[2], c[3], rect, rotation, n,
         spriteCell);
@@ -454,14 +467,15 @@ SLEET_INLINE void sleet_evaluate_block8_rows(
     char *secondHalves[8];
 #pragma clang loop unroll(full)
     for (int l = 0; l < 8; l++) secondHalves[l] = lanes->instance[l] + 32;
-    sleet_store_transposed8x8(o, 64, secondHalves, k[8], k[9], k[10], k[11], rotation, n, k[12], k[13]);
+    sleet_store_transposed8x8(
+        o, 64, secondHalves, k[r], k[r + 1], k[r + 2], k[r + 3], rotation, n, k[sprite], k[cell]);
   } else {
-    sleet_store_transposed8x8(o + 32, 64, 0, k[8], k[9], k[10], k[11], rotation, n, k[12], k[13]);
+    sleet_store_transposed8x8(o + 32, 64, 0, k[r], k[r + 1], k[r + 2], k[r + 3], rotation, n, k[sprite], k[cell]);
   }
 }
 
 // Evaluates block `block` at emitter time `t`, with the shared constants row
-// `row` (16 floats: ParticleConstantsTable's layout) and the lanes' rotation
+// `row` (a sleet_constants_row) and the lanes' rotation
 // sines and cosines `sinCos` (16 floats, sines first; read only when affines
 // are written), and writes output rows 0…7 at the target's pointers.
 //
@@ -475,8 +489,8 @@ SLEET_INLINE void sleet_evaluate_uniform_block8(
 }
 
 // sleet_evaluate_uniform_block8 for a block whose lanes may use different
-// constants rows: lane l reads row `rows + 16·index[l]`, where `index` is
-// the block's slot 3. Each lane's values are the same IEEE operations on its
+// constants rows: lane l reads row `index[l]` of `rows`, where `index` is
+// the block's constantsRow field. Each lane's values are the same IEEE operations on its
 // own row as in the uniform kernel, so the same bits as evaluating that lane
 // alone (BlockRunKernelTests compares it with the one-block kernel lane by
 // lane, and with the Swift lane path on presets). Lanes of two rows take
@@ -492,7 +506,7 @@ SLEET_INLINE void sleet_evaluate_gathered_block8(
     const sleet_lane_rows *lanes) {
   const char *p = (const char *)block;
   sleet_uint8 index;
-  __builtin_memcpy(&index, p + 3 * 32, sizeof index);
+  __builtin_memcpy(&index, p + SLEET_SLAB_CONSTANTS_ROW, sizeof index);
   // Two rows: lanes of row r0 (lane 0's) or of one other row r1, as in a
   // block of two cells born in turn, or of one cell across a timed change.
   // Each field is then a select between the two rows' broadcast values, the
@@ -504,21 +518,21 @@ SLEET_INLINE void sleet_evaluate_gathered_block8(
   sleet_uint8 splat0 = {r0, r0, r0, r0, r0, r0, r0, r0}, splat1 = {r1, r1, r1, r1, r1, r1, r1, r1};
   sleet_int8 isR1 = (sleet_int8)(index == splat1);
   if (__builtin_reduce_and((sleet_int8)(index == splat0) | isR1) != 0) {
-    const float *a = rows + 16 * (unsigned long)r0, *b = rows + 16 * (unsigned long)r1;
-    sleet_float8 k[16];
+    const float *a = rows + SLEET_ROW_FLOATS * (unsigned long)r0, *b = rows + SLEET_ROW_FLOATS * (unsigned long)r1;
+    sleet_float8 k[SLEET_ROW_FLOATS];
 #pragma clang loop unroll(full)
-    for (int f = 0; f < 16; f++) k[f] = sleet_select(isR1, sleet_splat(b[f]), sleet_splat(a[f]));
+    for (int f = 0; f < SLEET_ROW_FLOATS; f++) k[f] = sleet_select(isR1, sleet_splat(b[f]), sleet_splat(a[f]));
     sleet_evaluate_block8_rows(block, t, 0, 0, k, sinCos, target, lanes);
     return;
   }
   sleet_float8 low[8], high[8];
 #pragma clang loop unroll(full)
   for (int l = 0; l < 8; l++) {
-    const char *row = (const char *)(rows + 16 * (unsigned long)index[l]);
+    const char *row = (const char *)(rows + SLEET_ROW_FLOATS * (unsigned long)index[l]);
     low[l] = sleet_load8(row);
     high[l] = sleet_load8(row + 32);
   }
-  sleet_float8 k[16];
+  sleet_float8 k[SLEET_ROW_FLOATS];
   sleet_transpose8x8(low, k);
   sleet_transpose8x8(high, k + 8);
   sleet_evaluate_block8_rows(block, t, 0, 0, k, sinCos, target, lanes);
@@ -539,11 +553,8 @@ SLEET_INLINE void sleet_evaluate_gathered_block8(
 // Why sixteen lanes: each lane's sine is one chain of about 25 dependent
 // operations. A 16-lane operation is two 8-lane instructions side by side
 // (LLVM splits the type), so two blocks' chains run interleaved, where
-// consecutive 8-lane chains left the out-of-order window short of work:
-// 10–12 % less time for the affines' sines and cosines, and 10 % more with
-// the quadrant's bit operations below (standalone loop over 128 blocks,
-// 2026-12-02: 12.2–13.9 ns a block, then 10.9–11.9, then 9.9–10.6).
-// Callers of eight lanes take sleet_sincos8, whose unused half LLVM removes
+// consecutive 8-lane chains leave the out-of-order window short of work
+// (docs/performance-design.md). Callers of eight lanes take sleet_sincos8, whose unused half LLVM removes
 // after the split (the same 58 instructions as an 8-lane body with AVX).
 SLEET_INLINE void sleet_sincos16(sleet_float16 x, float *sine, float *cosine) {
   sleet_float16 magic = sleet_splat16(12582912.0f);  // 1.5·2²³
@@ -589,20 +600,20 @@ SLEET_INLINE void sleet_sincos8(sleet_float8 x, float *sine, float *cosine) {
 // `p` at `now`: the kernel's.
 SLEET_INLINE sleet_float8 sleet_rotation8(const char *p, sleet_double8 now) {
   sleet_double8 birth;
-  __builtin_memcpy(&birth, p, sizeof birth);
-  return sleet_load8(p + 11 * 32) * __builtin_convertvector(now - birth, sleet_float8);
+  __builtin_memcpy(&birth, p + SLEET_SLAB_BIRTH_TIME, sizeof birth);
+  return sleet_load8(p + SLEET_SLAB_SPIN) * __builtin_convertvector(now - birth, sleet_float8);
 }
 
 // The sines and cosines of the rotations of `count` consecutive blocks from
 // `p` at `now` (sleet_rotation8): `out + 16·k` holds block k's sines, then
 // its cosines (all eight lanes, dead ones too). Why a group at a time: chains
 // of neighbouring blocks, computed together, run side by side, where one
-// inside each block's kernel stood in the way of the next block (perf,
-// 2026-12-01); two blocks at a time through sleet_sincos16.
+// inside each block's kernel stands in the way of the next block; two
+// blocks at a time through sleet_sincos16.
 SLEET_INLINE void sleet_rotation_sincos8(const char *p, long count, sleet_double8 now, float *out) {
   long k = 0;
-  for (; k + 1 < count; k += 2, p += 1024) {
-    sleet_float8 r0 = sleet_rotation8(p, now), r1 = sleet_rotation8(p + 512, now);
+  for (; k + 1 < count; k += 2, p += 2 * SLEET_SLAB_BLOCK_BYTES) {
+    sleet_float8 r0 = sleet_rotation8(p, now), r1 = sleet_rotation8(p + SLEET_SLAB_BLOCK_BYTES, now);
     float sines[16], cosines[16];
     sleet_sincos16(__builtin_shufflevector(r0, r1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15), sines, cosines);
     __builtin_memcpy(out + 16 * k, sines, 32);
@@ -628,16 +639,13 @@ SLEET_INLINE void sleet_rotation_sincos8(const char *p, long count, sleet_double
 //
 // Why the loop is here and not in Swift: per block, the alive test is two
 // `Double` compares of eight lanes, a mask and a branch; in Swift the
-// `SIMD8<Double>` masks came out as pack/shift/extract chains into general
-// registers and the block's state was spilled around them, about 40
-// instructions a block before the kernel began (`perf annotate`,
-// 2026-12-02), and the partly alive blocks (the oldest ones, in an effect
-// whose lifetimes vary) copied their live lanes one optional-checked field at
-// a time.
+// `SIMD8<Double>` masks come out as pack/shift/extract chains into general
+// registers with the block's state spilled around them, and the partly
+// alive blocks (the oldest ones, in an effect whose lifetimes vary) copy
+// their live lanes one optional-checked field at a time.
 
 // Blocks whose rotation sines and cosines a run computes at a time (see
-// sleet_rotation_sincos8); 16 made no measurable difference when the groups
-// were still formed in Swift (2026-12-01), not measured since.
+// sleet_rotation_sincos8).
 #define SLEET_SINCOS_GROUP 4
 
 // Where a run's live lanes go, output row 0 first. `instances` and `compact`
@@ -667,9 +675,9 @@ SLEET_INLINE sleet_block_target sleet_block_rows(sleet_run_target target, long o
 // lifetime in `Double` (ParticleStore's alive test, the same compares).
 SLEET_INLINE unsigned sleet_alive_lanes8(const char *p, sleet_double8 now) {
   sleet_double8 birth;
-  __builtin_memcpy(&birth, p, sizeof birth);
+  __builtin_memcpy(&birth, p + SLEET_SLAB_BIRTH_TIME, sizeof birth);
   sleet_double8 age = now - birth;
-  sleet_double8 life = __builtin_convertvector(sleet_load8(p + 2 * 32), sleet_double8);
+  sleet_double8 life = __builtin_convertvector(sleet_load8(p + SLEET_SLAB_LIFETIME), sleet_double8);
   sleet_long8 alive = (age >= 0) & (age < life);
   return __builtin_bit_cast(unsigned char, __builtin_convertvector(alive, sleet_bool8));
 }
@@ -678,7 +686,7 @@ SLEET_INLINE unsigned sleet_alive_lanes8(const char *p, sleet_double8 now) {
 // `*uniform` whether all eight lanes use it.
 SLEET_INLINE unsigned sleet_first_row8(const char *p, int *uniform) {
   sleet_uint8 rowIndex;
-  __builtin_memcpy(&rowIndex, p + 3 * 32, sizeof rowIndex);
+  __builtin_memcpy(&rowIndex, p + SLEET_SLAB_CONSTANTS_ROW, sizeof rowIndex);
   unsigned r0 = rowIndex[0];
   *uniform = __builtin_reduce_and(rowIndex == (sleet_uint8){r0, r0, r0, r0, r0, r0, r0, r0}) != 0;
   return r0;
@@ -692,19 +700,17 @@ SLEET_INLINE unsigned sleet_first_row8(const char *p, int *uniform) {
 // 1: blocks of several rows (the births of several cells in turn, through
 // sleet_evaluate_gathered_block8), stopping before the first live block of
 // one row. Callers pass a constant: two loops, and the one-row loop has no
-// trace of the other (with the gathered kernel inlined into it, or a call to
-// it, one-row blocks ran 4–8 % slower in sleet-bench A/B rounds,
-// 2026-12-02). Stops after `count` blocks at the latest. Returns the blocks
-// done; `*written` receives the rows written. `ids` are the store's ids of
-// those blocks' lanes (read only with sort keys); `rows` the constants table
-// (16 floats a row).
+// trace of the other (the gathered kernel inlined into it, or a call to it,
+// slows the one-row blocks down). Stops after `count` blocks at the latest.
+// Returns the blocks done; `*written` receives the rows written. `ids` are
+// the store's ids of those blocks' lanes (read only with sort keys); `rows`
+// the constants table (rows of sleet_constants_row).
 //
 // A block whose eight lanes are alive goes straight to the output; any
 // other is evaluated into a stack scratch and its live lanes copied out.
 // Blocks 0 … fullBlocks − 1 with t below their `aliveBefore` bound
 // (ParticleStore's surely-alive bounds; null: none) are alive in every lane
-// without testing the lanes: one compare in place of the lanes' test, which
-// was about 7 % of a block of one row (standalone loop, 2026-12-02). With
+// without testing the lanes: one compare in place of the lanes' test. With
 // affines, the rotations' sines and cosines are computed a group of blocks
 // ahead (sleet_rotation_sincos8).
 //
@@ -726,7 +732,7 @@ SLEET_INLINE long sleet_evaluate_blocks8_body(
   // where a group starts does not change them).
   _Alignas(32) float sinCos[16 * SLEET_SINCOS_GROUP];
   long groupStart = 0, groupEnd = 0;
-  for (; b < count; b++, p += 512) {
+  for (; b < count; b++, p += SLEET_SLAB_BLOCK_BYTES) {
     unsigned alive = 0xFF;
     if (!aliveBefore || b >= fullBlocks || !(t < aliveBefore[b])) {
       alive = sleet_alive_lanes8(p, now);
@@ -740,7 +746,7 @@ SLEET_INLINE long sleet_evaluate_blocks8_body(
       groupEnd = b + SLEET_SINCOS_GROUP < count ? b + SLEET_SINCOS_GROUP : count;
       sleet_rotation_sincos8(p, groupEnd - b, now, sinCos);
     }
-    const float *row = rows + 16 * (unsigned long)r0;
+    const float *row = rows + SLEET_ROW_FLOATS * (unsigned long)r0;
     const float *trig = sinCos + 16 * (b - groupStart);
     if (alive == 0xFF) {
       sleet_block_target out = sleet_block_rows(target, o);
@@ -785,9 +791,9 @@ SLEET_INLINE long sleet_evaluate_blocks8_body(
 // id: each cell's particles together, cells in number order (the id's top
 // byte), and a top-level cell's particles in birth order, the order they
 // have in the store. The loops above write the store's order, which a sort
-// by id and a gather of every output row then put in draw order; with the
-// births of two cells in turn, those took about two thirds of the frame
-// (`perf`, `sleet-bench --filter two-cells`, 2026-12-02). Instead, pass 1
+// by id and a gather of every output row would then put in draw order;
+// with the births of two cells in turn, those dominate the frame. Instead,
+// pass 1
 // counts each cell's live lanes (sleet_count_cells8), a prefix sum in cell
 // order gives each cell its first output row, and pass 2 writes every live
 // lane at its cell's next row (sleet_evaluate_cells8): a counting sort on
@@ -795,10 +801,11 @@ SLEET_INLINE long sleet_evaluate_blocks8_body(
 // every cell is top-level: sub-cells' ids are hashes, which the sort would
 // have to order anyway.
 
-// The cell number of constants row `r` (lane 13 of the row: `UInt32` bits).
+// The cell number of constants row `r` (its SLEET_ROW_CELL lane: `UInt32`
+// bits).
 SLEET_INLINE unsigned sleet_row_cell(const float *rows, unsigned r) {
   unsigned cell;
-  __builtin_memcpy(&cell, rows + 16 * (unsigned long)r + 13, sizeof cell);
+  __builtin_memcpy(&cell, rows + SLEET_ROW_FLOATS * (unsigned long)r + SLEET_ROW_CELL, sizeof cell);
   return cell;
 }
 
@@ -809,14 +816,13 @@ SLEET_INLINE unsigned sleet_row_cell(const float *rows, unsigned r) {
 // next live lane would go. Lane by lane, the cursors are read first and
 // written last, in lane order, so the last lane of each cell leaves its
 // final value, whether that lane is alive or not; no lane waits for
-// another's store. (A memory increment per lane made each wait for the
-// previous one to the same cell: 80 ns a block of two cells in turn, against
-// 54 ns this way, standalone loop, 2026-12-02; a loop a cell at a time
-// mispredicted its trips.)
+// another's store. (A memory increment per lane would make each wait for
+// the previous one to the same cell; a loop a cell at a time mispredicts
+// its trips.)
 // Invariants: every row index of the block is a row of `rows`; `cursors`
 // has an entry for every cell number in `rows`.
 SLEET_INLINE void sleet_place_lanes8(const char *p, unsigned alive, const float *rows, long *cursors, long at[8]) {
-  const unsigned *laneRow = (const unsigned *)(p + 3 * 32);
+  const unsigned *laneRow = (const unsigned *)(p + SLEET_SLAB_CONSTANTS_ROW);
   unsigned cellOf[8];
 #pragma clang loop unroll(full)
   for (int l = 0; l < 8; l++) cellOf[l] = sleet_row_cell(rows, laneRow[l]);
@@ -841,7 +847,7 @@ SLEET_INLINE void sleet_place_lanes8(const char *p, unsigned alive, const float 
 SLEET_INLINE void sleet_count_cells8_body(const void *blocks, long count, double t, const float *rows, long *counts) {
   const char *p = (const char *)blocks;
   sleet_double8 now = {t, t, t, t, t, t, t, t};
-  for (long b = 0; b < count; b++, p += 512) {
+  for (long b = 0; b < count; b++, p += SLEET_SLAB_BLOCK_BYTES) {
     unsigned alive = sleet_alive_lanes8(p, now);
     if (alive == 0) continue;
     int uniform;
@@ -875,7 +881,7 @@ SLEET_INLINE void sleet_evaluate_cells8_body(
   sleet_double8 now = {t, t, t, t, t, t, t, t};
   _Alignas(32) float sinCos[16 * SLEET_SINCOS_GROUP];
   long groupStart = 0, groupEnd = 0;
-  for (long b = 0; b < count; b++, p += 512) {
+  for (long b = 0; b < count; b++, p += SLEET_SLAB_BLOCK_BYTES) {
     unsigned alive = sleet_alive_lanes8(p, now);
     if (alive == 0) continue;
     int uniform;
@@ -888,7 +894,8 @@ SLEET_INLINE void sleet_evaluate_cells8_body(
     const float *trig = sinCos + 16 * (b - groupStart);
     if (uniform && alive == 0xFF) {
       long *cursor = cursors + sleet_row_cell(rows, r0);
-      sleet_evaluate_uniform_block8(p, t, rows + 16 * (unsigned long)r0, trig, sleet_block_rows(target, *cursor));
+      sleet_evaluate_uniform_block8(
+          p, t, rows + SLEET_ROW_FLOATS * (unsigned long)r0, trig, sleet_block_rows(target, *cursor));
       if (target.ids) __builtin_memcpy(target.ids + *cursor, ids + 8 * b, 64);
       *cursor += 8;
       continue;
@@ -923,7 +930,7 @@ SLEET_INLINE void sleet_evaluate_cells8_body(
     }
     sleet_block_target base = sleet_block_rows(target, 0);
     if (uniform)
-      sleet_evaluate_block8_rows(p, t, 1, rows + 16 * (unsigned long)r0, 0, trig, base, &lanes);
+      sleet_evaluate_block8_rows(p, t, 1, rows + SLEET_ROW_FLOATS * (unsigned long)r0, 0, trig, base, &lanes);
     else
       sleet_evaluate_gathered_block8(p, t, rows, trig, base, &lanes);
     if (target.ids)
@@ -937,18 +944,14 @@ SLEET_INLINE void sleet_evaluate_cells8_body(
 // Which outputs a run writes (instances or compact rows, affines, sort keys)
 // is known only at run time, so the loop above tests each target pointer in
 // every block, and with all of them possible LLVM keeps values in memory
-// across those tests (the general loop spilled vectors to the stack between
-// its stores, `objdump`, 2026-12-02). The most common targets get a loop of
-// their own, compiled with the outputs they do not write as constant nulls:
-// instances alone (`render(into:)`'s default), compact rows alone, and
-// instances with affines (`render(into:computesAffines:)`: 5–11 % less time
-// at 1k and 10k in sleet-bench A/B rounds, 2026-12-02, once the sines and
-// cosines took fewer operations; an earlier standalone loop had shown no
-// gain). Any other target (sort keys, compact rows with affines) takes the
-// general loop. Same bits either way: only which tests are folded differs.
-// What it bought is in docs/benchmarks.md ("The frame loop specialised, the
-// surely-alive bounds, and rows past a 32-byte boundary"; "Affines: fewer
-// operations for the sines and cosines, and a loop of their own").
+// across those tests (the general loop spills vectors to the stack between
+// its stores). The most common targets get a loop of their own, compiled
+// with the outputs they do not write as constant nulls: instances alone
+// (`render(into:)`'s default), compact rows alone, and instances with
+// affines (`render(into:computesAffines:)`). Any other target (sort keys,
+// compact rows with affines) takes the general loop. Same bits either way:
+// only which tests are folded differs. What it buys is in
+// docs/performance-design.md.
 
 // `target` with the outputs it does not write as constant nulls, for
 // `shape` (sleet_target_shape), and its rows' alignment stated: 1

@@ -7,8 +7,9 @@ import SleetParticles
 /// ``render(into:)``).
 ///
 /// Buffers (shader storage, bindings as in the shader): 0 the ring,
-/// `capacity` × 96 bytes; 1 the constants table, 64 bytes a row (uploaded
-/// once); 2 the group sums; 3 the instances, `capacity` × 64 bytes (the
+/// `capacity` × ``GPUBirthSlot/byteCount`` bytes; 1 the constants table
+/// (rows of `sleet_constants_row`, `Sources/CSleetKernels/sleet_layout.h`;
+/// uploaded once); 2 the group sums; 3 the instances, `capacity` × 64 bytes (the
 /// compact layout uses the first half); 4 the sort keys, `capacity` × 16
 /// bytes.
 ///
@@ -61,7 +62,9 @@ public final class GPUParticleRenderer {
       for pass in 1...3 { programs.append(try Self.build(pass: pass, layout: .full)) }
       glGetInteger64v(GLenum(GL_MAX_SHADER_STORAGE_BLOCK_SIZE), &limit)
       glGenBuffers(5, &buffers)
-      let sizes = [capacity * 96, constants.count * 4, groupsCapacity * 4, capacity * 64, capacity * 16]
+      let sizes = [
+        capacity * GPUBirthSlot.byteCount, constants.count * 4, groupsCapacity * 4, capacity * 64, capacity * 16,
+      ]
       for (i, buffer) in buffers.enumerated() {
         glBindBuffer(GLenum(GL_SHADER_STORAGE_BUFFER), buffer)
         glBufferData(GLenum(GL_SHADER_STORAGE_BUFFER), sizes[i], nil, GLenum(GL_DYNAMIC_DRAW))
@@ -94,7 +97,8 @@ public final class GPUParticleRenderer {
       delta.slots.withUnsafeBytes { bytes in
         for (slot, range) in ranges {
           glBufferSubData(
-            GLenum(GL_SHADER_STORAGE_BUFFER), slot * 96, range.count * 96, bytes.baseAddress! + range.lowerBound * 96)
+            GLenum(GL_SHADER_STORAGE_BUFFER), slot * GPUBirthSlot.byteCount, range.count * GPUBirthSlot.byteCount,
+            bytes.baseAddress! + range.lowerBound * GPUBirthSlot.byteCount)
         }
       }
       try Self.check("upload")
@@ -112,7 +116,7 @@ public final class GPUParticleRenderer {
     _ p: GPUFrameParameters, layout: ParticleSystemConfiguration.InstanceLayout = .full
   ) throws(GPUError) -> Int {
     precondition(p.capacity == stream.capacity, "the parameters belong to another ring")
-    let ringBytes = stream.capacity * 96
+    let ringBytes = stream.capacity * GPUBirthSlot.byteCount
     if ringBytes > maximumBufferBytes { throw .bufferTooLarge(bytes: ringBytes, limit: maximumBufferBytes) }
     guard p.ringCount > 0 else { return 0 }
     let groups = (p.ringCount + ParticleShader.groupSize - 1) / ParticleShader.groupSize

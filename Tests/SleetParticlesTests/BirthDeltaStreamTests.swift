@@ -89,18 +89,6 @@ struct BirthDeltaStreamTests {
     #expect(GPUBirthSlot.orderedKey(0) < GPUBirthSlot.orderedKey(.leastNonzeroMagnitude))
   }
 
-  @Test func slotLayoutIsStd430Packed() {
-    #expect(MemoryLayout<GPUBirthSlot>.size == 96 && MemoryLayout<GPUBirthSlot>.stride == 96)
-    #expect(MemoryLayout<GPUBirthSlot>.offset(of: \.deathKeyLow) == 8)
-    #expect(MemoryLayout<GPUBirthSlot>.offset(of: \.birthHigh) == 16)
-    #expect(MemoryLayout<GPUBirthSlot>.offset(of: \.constantsRow) == 28)
-    #expect(MemoryLayout<GPUBirthSlot>.offset(of: \.positionX) == 32)
-    #expect(MemoryLayout<GPUBirthSlot>.offset(of: \.velocityX) == 48)
-    #expect(MemoryLayout<GPUBirthSlot>.offset(of: \.red) == 64)
-    #expect(MemoryLayout<GPUBirthSlot>.offset(of: \.idLow) == 80)
-    #expect(MemoryLayout<GPUBirthSlot>.offset(of: \.lifetime) == 88)
-  }
-
   struct Stats {
     var appends = 0
     var wraps = 0

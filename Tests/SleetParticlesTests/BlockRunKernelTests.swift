@@ -54,14 +54,30 @@ struct BlockRunKernelTests {
   /// two rows take the kernel's selects, of three its transposes. Rows 1
   /// and 2 are cell 1's (two segments, as across a timed change), so the
   /// fixture has two cells (``cellOfRow``).
-  static let rows: [Float] = [
-    0.5, -7.5, 0.25, -0.3, 0.1, -0.2, 0.05, -0.4, 0, 0, 1, 1,
-    Float(bitPattern: 2), Float(bitPattern: 0), Float(bitPattern: 2), 0,
-    -1, 3, 0, 0.2, -0.1, 0.3, 0.02, -0.1, 0.25, 0.5, 0.25, 0.5,
-    Float(bitPattern: 5), Float(bitPattern: 1), Float(bitPattern: 5 | 1 << 16), 0,
-    2, -0.5, 1.5, 0.4, 0.3, 0.1, -0.2, 0.6, 0.5, 0, 0.5, 0.25,
-    Float(bitPattern: 7), Float(bitPattern: 1), Float(bitPattern: 7 | 1 << 16), 0,
-  ]
+  static let rows: [Float] = constantsRows([
+    ParticleConstants(
+      halfAcceleration: SIMD3(0.5, -7.5, 0.25), scaleSpeed: -0.3, colorSpeed: SIMD4(0.1, -0.2, 0.05, -0.4),
+      contentsRect: SIMD4(0, 0, 1, 1), sprite: 2, cell: 0),
+    ParticleConstants(
+      halfAcceleration: SIMD3(-1, 3, 0), scaleSpeed: 0.2, colorSpeed: SIMD4(-0.1, 0.3, 0.02, -0.1),
+      contentsRect: SIMD4(0.25, 0.5, 0.25, 0.5), sprite: 5, cell: 1),
+    ParticleConstants(
+      halfAcceleration: SIMD3(2, -0.5, 1.5), scaleSpeed: 0.4, colorSpeed: SIMD4(0.3, 0.1, -0.2, 0.6),
+      contentsRect: SIMD4(0.5, 0, 0.5, 0.25), sprite: 7, cell: 1),
+  ])
+
+  /// `constants` as the table lays out its rows (`sleet_constants_row`).
+  static func constantsRows(_ constants: [ParticleConstants]) -> [Float] {
+    let table = ParticleConstantsTable(constants, segments: 1)
+    return Array(UnsafeBufferPointer(start: table.rows, count: constants.count * ParticleConstantsTable.rowFloats))
+  }
+
+  /// The `Float` fields of a block other than the lifetime, in one fixed
+  /// order: their byte offsets (`sleet_layout.h`).
+  static let floatFields: [Int] =
+    (0..<3).map { SLEET_SLAB_POSITION + $0 * SLEET_SLAB_SLOT_BYTES }
+    + (0..<3).map { SLEET_SLAB_VELOCITY + $0 * SLEET_SLAB_SLOT_BYTES } + [SLEET_SLAB_SCALE, SLEET_SLAB_SPIN]
+    + (0..<4).map { SLEET_SLAB_COLOR + $0 * SLEET_SLAB_SLOT_BYTES }
 
   /// The cell of each constants row.
   static let cellOfRow = [0, 1, 1]
@@ -93,8 +109,8 @@ struct BlockRunKernelTests {
     }
     for (b, block) in blocks.enumerated() {
       let q = p + b * ParticleStore.blockBytes
-      func put(_ slot: Int, _ lane: Int, _ v: Float) {
-        q.storeBytes(of: v, toByteOffset: slot * 32 + lane * 4, as: Float.self)
+      func put(_ offset: Int, _ lane: Int, _ v: Float) {
+        q.storeBytes(of: v, toByteOffset: offset + lane * 4, as: Float.self)
       }
       for l in 0..<8 {
         let alive = block.alive & (1 << l) != 0
@@ -103,12 +119,12 @@ struct BlockRunKernelTests {
         if b == 1 && l == 0 { (birth, lifetime) = (t - 2, 2) }
         if b == 1 && l == 1 { birth = t }
         if b == 1 && l == 2 { (birth, lifetime) = (t + 0.5, 3) }
-        q.storeBytes(of: birth, toByteOffset: l * 8, as: Double.self)
-        put(2, l, lifetime)
-        q.storeBytes(of: block.rows[l], toByteOffset: 3 * 32 + l * 4, as: UInt32.self)
-        for slot in 4...15 { put(slot, l, next()) }
+        q.storeBytes(of: birth, toByteOffset: SLEET_SLAB_BIRTH_TIME + l * 8, as: Double.self)
+        put(SLEET_SLAB_LIFETIME, l, lifetime)
+        q.storeBytes(of: block.rows[l], toByteOffset: SLEET_SLAB_CONSTANTS_ROW + l * 4, as: UInt32.self)
+        for offset in floatFields { put(offset, l, next()) }
         // Spins up to ±80 rad/s: rotations in every quadrant.
-        put(11, l, next() * 40)
+        put(SLEET_SLAB_SPIN, l, next() * 40)
       }
     }
     return body(UnsafeRawPointer(p))
@@ -191,17 +207,18 @@ struct BlockRunKernelTests {
     for b in 0..<count {
       let q = blocks + b * ParticleStore.blockBytes
       let alive = (0..<8).filter { l in
-        let age = t - q.load(fromByteOffset: l * 8, as: Double.self)
-        return age >= 0 && age < Double(q.load(fromByteOffset: 64 + l * 4, as: Float.self))
+        let age = t - q.load(fromByteOffset: SLEET_SLAB_BIRTH_TIME + l * 8, as: Double.self)
+        return age >= 0 && age < Double(q.load(fromByteOffset: SLEET_SLAB_LIFETIME + l * 4, as: Float.self))
       }
       if alive.isEmpty { continue }
       var sinCos = [SIMD8<Float>](repeating: .zero, count: 2)
       ParticleStore.rotationSinCos(q, at: t, into: &sinCos)
       for l in alive {
-        let rowIndex = Int(q.load(fromByteOffset: 3 * 32 + l * 4, as: UInt32.self))
+        let rowIndex = Int(q.load(fromByteOffset: SLEET_SLAB_CONSTANTS_ROW + l * 4, as: UInt32.self))
         rows.withUnsafeBufferPointer { rows in
           ParticleStore.evaluateUniformBlock(
-            q, at: t, row: rows.baseAddress! + 16 * rowIndex, sinCos: sinCos, into: full, at: 0)
+            q, at: t, row: rows.baseAddress! + ParticleConstantsTable.rowFloats * rowIndex, sinCos: sinCos,
+            into: full, at: 0)
         }
         if let compact = target.compact {
           compact[o] = full.compact![l]
@@ -243,8 +260,8 @@ struct BlockRunKernelTests {
   static func surelyAliveBounds(_ blocks: UnsafeRawPointer, count: Int) -> [Double] {
     (0..<count).map { b in
       let q = blocks + b * ParticleStore.blockBytes
-      let births = (0..<8).map { q.load(fromByteOffset: $0 * 8, as: Double.self) }
-      let lifetimes = (0..<8).map { q.load(fromByteOffset: 2 * 32 + $0 * 4, as: Float.self) }
+      let births = (0..<8).map { q.load(fromByteOffset: SLEET_SLAB_BIRTH_TIME + $0 * 8, as: Double.self) }
+      let lifetimes = (0..<8).map { q.load(fromByteOffset: SLEET_SLAB_LIFETIME + $0 * 4, as: Float.self) }
       guard births.allSatisfy({ $0 <= t }) else { return -.infinity }
       let death = zip(births, lifetimes).map { $0 + Double($1) }.min()!
       return ParticleStore.surelyAliveBound(death: death)
@@ -345,7 +362,7 @@ struct BlockRunKernelTests {
     let t = try #require(system.localTime)
     var mixed = 0
     for b in 0..<store.blockCount {
-      let rows = (store.blocks + b * ParticleStore.blockBytes + 3 * 32).load(as: SIMD8<UInt32>.self)
+      let rows = (store.blocks + b * ParticleStore.blockBytes + SLEET_SLAB_CONSTANTS_ROW).load(as: SIMD8<UInt32>.self)
       if rows != SIMD8(repeating: rows[0]) { mixed += 1 }
     }
     #expect(mixed > 0, "the preset's store has blocks of several rows")

@@ -1,3 +1,4 @@
+import CSleetKernels
 import SleetMath
 import Testing
 
@@ -63,31 +64,35 @@ struct UniformBlockKernelTests {
   ]
 
   /// ½·acceleration (x −0, so lane 2 keeps its −0), scale speed, colour speed,
-  /// contentsRect, sprite 3, cell 1,
-  /// and the compact sprite·cell word (``ParticleConstantsTable`` layout).
-  static let row: [Float] = [
-    -0.0, -7.5, 0.25, -0.3, 0.1, -0.2, 0.05, -0.4, 0.25, 0.5, 0.25, 0.5,
-    Float(bitPattern: 3), Float(bitPattern: 1), Float(bitPattern: 3 | 1 << 16), 0,
-  ]
+  /// contentsRect, sprite 3, cell 1.
+  static let constants = ParticleConstants(
+    halfAcceleration: SIMD3(-0.0, -7.5, 0.25), scaleSpeed: -0.3, colorSpeed: SIMD4(0.1, -0.2, 0.05, -0.4),
+    contentsRect: SIMD4(0.25, 0.5, 0.25, 0.5), sprite: 3, cell: 1)
 
-  /// One 512-byte block in ``ParticleStore``'s slot layout, 64-byte aligned.
+  /// ``constants`` as a row of ``ParticleConstantsTable`` (with the compact
+  /// sprite·cell word).
+  static let row: [Float] = BlockRunKernelTests.constantsRows([constants])
+
+  /// One block in ``ParticleStore``'s layout (`sleet_slab_block`), 64-byte
+  /// aligned.
   static func withBlock<R>(_ body: (UnsafeRawPointer) -> R) -> R {
     let p = UnsafeMutableRawPointer.allocate(byteCount: ParticleStore.blockBytes, alignment: 64)
     defer { p.deallocate() }
     p.initializeMemory(as: UInt8.self, repeating: 0, count: ParticleStore.blockBytes)
-    func put(_ slot: Int, _ lane: Int, _ v: Float) {
-      p.storeBytes(of: v, toByteOffset: slot * 32 + lane * 4, as: Float.self)
+    func put(_ offset: Int, _ lane: Int, _ v: Float) {
+      p.storeBytes(of: v, toByteOffset: offset + lane * 4, as: Float.self)
     }
+    let slot = SLEET_SLAB_SLOT_BYTES
     for (l, lane) in lanes.enumerated() {
-      p.storeBytes(of: lane.birth, toByteOffset: l * 8, as: Double.self)
-      put(2, l, lane.lifetime)
+      p.storeBytes(of: lane.birth, toByteOffset: SLEET_SLAB_BIRTH_TIME + l * 8, as: Double.self)
+      put(SLEET_SLAB_LIFETIME, l, lane.lifetime)
       for k in 0..<3 {
-        put(4 + k, l, lane.p0[k])
-        put(7 + k, l, lane.v0[k])
+        put(SLEET_SLAB_POSITION + k * slot, l, lane.p0[k])
+        put(SLEET_SLAB_VELOCITY + k * slot, l, lane.v0[k])
       }
-      put(10, l, lane.s0)
-      put(11, l, lane.spin)
-      for k in 0..<4 { put(12 + k, l, lane.c0[k]) }
+      put(SLEET_SLAB_SCALE, l, lane.s0)
+      put(SLEET_SLAB_SPIN, l, lane.spin)
+      for k in 0..<4 { put(SLEET_SLAB_COLOR + k * slot, l, lane.c0[k]) }
     }
     return body(UnsafeRawPointer(p))
   }
@@ -97,14 +102,14 @@ struct UniformBlockKernelTests {
     let lane = lanes[l]
     let a = Float(t - lane.birth)
     let aa = a * a
-    let h = SIMD3(row[0], row[1], row[2])
+    let h = constants.halfAcceleration
     var p = SIMD3<Float>()
     for k in 0..<3 { p[k] = ClosedForm.position(lane.p0[k], lane.v0[k], h[k], age: a, ageSquared: aa) }
     var color = SIMD4<Float>()
-    for k in 0..<4 { color[k] = ClosedForm.color(lane.c0[k], row[4 + k], age: a) }
+    for k in 0..<4 { color[k] = ClosedForm.color(lane.c0[k], constants.colorSpeed[k], age: a) }
     let instance = ParticleInstance(
-      x: p.x, y: p.y, z: flattensDepth ? 0 : p.z, scale: ClosedForm.scale(lane.s0, row[3], age: a), color: color,
-      contentsRect: SIMD4(row[8], row[9], row[10], row[11]), rotation: ClosedForm.rotation(lane.spin, age: a),
+      x: p.x, y: p.y, z: flattensDepth ? 0 : p.z, scale: ClosedForm.scale(lane.s0, constants.scaleSpeed, age: a),
+      color: color, contentsRect: constants.contentsRect, rotation: ClosedForm.rotation(lane.spin, age: a),
       normalizedAge: ClosedForm.normalizedAge(age: a, inverseLifetime: 1 / lane.lifetime), sprite: 3, cell: 1)
     return (instance, p.z)
   }

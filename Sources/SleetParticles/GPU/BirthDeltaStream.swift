@@ -116,7 +116,8 @@ public final class BirthDeltaStream {
   /// `cell · segments + segment` (layout in `docs/gpu.md`). Upload once.
   public var constantsRows: [Float] {
     let table = system.store.constants
-    return Array(UnsafeBufferPointer(start: table.rows, count: Swift.max(1, table.count) * 16))
+    return Array(
+      UnsafeBufferPointer(start: table.rows, count: Swift.max(1, table.count) * ParticleConstantsTable.rowFloats))
   }
 
   /// Jumps to `time` and returns the live set as a snapshot.

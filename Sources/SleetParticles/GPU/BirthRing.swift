@@ -1,3 +1,5 @@
+import CSleetKernels
+
 /// A CPU copy of the GPU ring of a ``BirthDeltaStream``, and the reference
 /// evaluation of it: the naive closed form, one slot at a time, which is
 /// what the shader computes (`docs/gpu.md`). Evaluated with the `Double` age
@@ -32,23 +34,30 @@ public struct BirthRing: Sendable {
     for j in 0..<p.ringCount {
       let s = slots[(p.ringStart + j) % p.capacity]
       guard s.isAlive(atKey: p.timeKey) else { continue }
-      let row = Int(s.constantsRow) * 16
-      let cell = constants[row + 13].bitPattern
+      // The row's fields at the lanes of `sleet_constants_row`.
+      let row = Int(s.constantsRow) * ParticleConstantsTable.rowFloats
+      @inline(__always) func lanes3(_ lane: Int) -> SIMD3<Float> {
+        SIMD3(constants[row + lane], constants[row + lane + 1], constants[row + lane + 2])
+      }
+      @inline(__always) func lanes4(_ lane: Int) -> SIMD4<Float> {
+        SIMD4(constants[row + lane], constants[row + lane + 1], constants[row + lane + 2], constants[row + lane + 3])
+      }
+      let cell = constants[row + SLEET_ROW_CELL].bitPattern
       if p.hiddenCells[Int(cell >> 5)] >> (cell & 31) & 1 != 0 { continue }
       let a = Float(p.localTime - s.birthTime)
-      let h = SIMD3(constants[row], constants[row + 1], constants[row + 2])
+      let h = lanes3(SLEET_ROW_HALF_ACCELERATION)
       let position = ClosedForm.position(
         s.position, s.velocity, h, age: SIMD3(repeating: a), ageSquared: SIMD3(repeating: a * a))
-      let colorSpeed = SIMD4(constants[row + 4], constants[row + 5], constants[row + 6], constants[row + 7])
+      let colorSpeed = lanes4(SLEET_ROW_COLOR_SPEED)
       out.instances.append(
         ParticleInstance(
           x: position.x, y: position.y, z: p.flattensDepth ? 0 : position.z,
-          scale: ClosedForm.scale(s.scale, constants[row + 3], age: a),
+          scale: ClosedForm.scale(s.scale, constants[row + SLEET_ROW_SCALE_SPEED], age: a),
           color: ClosedForm.color(s.color, colorSpeed, age: SIMD4(repeating: a)),
-          contentsRect: SIMD4(constants[row + 8], constants[row + 9], constants[row + 10], constants[row + 11]),
+          contentsRect: lanes4(SLEET_ROW_CONTENTS_RECT),
           rotation: ClosedForm.rotation(s.spin, age: a),
           normalizedAge: ClosedForm.normalizedAge(age: a, inverseLifetime: s.inverseLifetime),
-          sprite: constants[row + 12].bitPattern, cell: cell))
+          sprite: constants[row + SLEET_ROW_SPRITE].bitPattern, cell: cell))
       out.ids.append(s.id)
       out.depths.append(position.z)
     }

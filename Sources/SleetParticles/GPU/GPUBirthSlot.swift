@@ -1,20 +1,17 @@
-/// One particle's birth record as a GPU reads it: 96 bytes of 4-byte scalars,
-/// so its std430 layout is exactly this packing (array stride 96, no
-/// padding), stable across versions.
+import CSleetKernels
+
+/// One particle's birth record as a GPU reads it: 24 4-byte scalars, so its
+/// std430 layout is exactly their packing (no padding; the array stride is
+/// ``byteCount``).
 ///
-/// | offset | field | meaning |
-/// |---|---|---|
-/// | 0 | birthKey lo, hi | ``orderedKey(_:)`` of the birth time (`Double`) |
-/// | 8 | deathKey lo, hi | ``orderedKey(_:)`` of the first time at which the particle is dead |
-/// | 16 | birthHigh, birthLow | the birth time split in two `Float`s: `Float(b)`, `Float(b − Double(birthHigh))` |
-/// | 24 | inverseLifetime | `1 / lifetime`, the `Float` division the CPU kernel makes |
-/// | 28 | constantsRow | row of the constants table (per cell and timeline segment) |
-/// | 32 | p0 x, y, z; s0 | birth position; birth scale |
-/// | 48 | v0 x, y, z; spin | birth velocity; spin (radians per second) |
-/// | 64 | c0 r, g, b, a | birth colour |
-/// | 80 | id lo, hi | ``ParticleID`` |
-/// | 88 | lifetime | seconds (informative: the death key is the exact test) |
-/// | 92 | reserved | 0 |
+/// The layout is `sleet_gpu_birth_slot` of `Sources/CSleetKernels/sleet_layout.h`,
+/// its one definition: this struct stores one, so its memory is the header's
+/// layout, and the shader's `Birth` struct is generated from the header's
+/// offsets (`ParticleShader` in SleetGPU). docs/gpu.md describes the fields.
+/// The birth and death keys are ``orderedKey(_:)`` of the birth time and of
+/// the first time at which the particle is dead, split in 32-bit halves;
+/// birthHigh and birthLow are the birth time split in two `Float`s,
+/// `Float(b)` and `Float(b − Double(birthHigh))`; id is the ``ParticleID``.
 ///
 /// **The death rule.** The CPU keeps a particle while
 /// age = t − birthTime (in `Double`) lies in [0, lifetime). Because
@@ -29,66 +26,254 @@
 /// (``BirthDeltaStream/constantsRows``), uploaded once per effect.
 @frozen
 public struct GPUBirthSlot: Hashable, Sendable {
-  /// Low 32 bits of ``orderedKey(_:)`` of the birth time (offset 0).
-  public var birthKeyLow: UInt32
-  /// High 32 bits of ``orderedKey(_:)`` of the birth time (offset 4).
-  public var birthKeyHigh: UInt32
-  /// Low 32 bits of ``orderedKey(_:)`` of the first dead time (offset 8).
-  public var deathKeyLow: UInt32
-  /// High 32 bits of ``orderedKey(_:)`` of the first dead time (offset 12).
-  public var deathKeyHigh: UInt32
-  /// The birth time rounded to `Float` (offset 16); with ``birthLow`` it
-  /// carries the `Double` birth time to a shader without `double`.
-  public var birthHigh: Float
+  /// The slot's bytes, laid out by the header.
+  @usableFromInline var storage: sleet_gpu_birth_slot
+
+  /// The slot's size in bytes, the GPU buffer's array stride
+  /// (`SLEET_SLOT_BYTES`).
+  @inlinable public static var byteCount: Int { SLEET_SLOT_BYTES }
+
+  /// Low 32 bits of ``orderedKey(_:)`` of the birth time.
+  @inlinable public var birthKeyLow: UInt32 {
+    get { storage.birthKeyLow }
+    set { storage.birthKeyLow = newValue }
+  }
+  /// High 32 bits of ``orderedKey(_:)`` of the birth time.
+  @inlinable public var birthKeyHigh: UInt32 {
+    get { storage.birthKeyHigh }
+    set { storage.birthKeyHigh = newValue }
+  }
+  /// Low 32 bits of ``orderedKey(_:)`` of the first dead time.
+  @inlinable public var deathKeyLow: UInt32 {
+    get { storage.deathKeyLow }
+    set { storage.deathKeyLow = newValue }
+  }
+  /// High 32 bits of ``orderedKey(_:)`` of the first dead time.
+  @inlinable public var deathKeyHigh: UInt32 {
+    get { storage.deathKeyHigh }
+    set { storage.deathKeyHigh = newValue }
+  }
+  /// The birth time rounded to `Float`; with ``birthLow`` it carries the
+  /// `Double` birth time to a shader without `double`.
+  @inlinable public var birthHigh: Float {
+    get { storage.birthHigh }
+    set { storage.birthHigh = newValue }
+  }
   /// `Float(birthTime − Double(birthHigh))`, the rounding error of
-  /// ``birthHigh`` (offset 20).
-  public var birthLow: Float
-  /// `1 / lifetime` as the CPU kernel computes it in `Float` (offset 24).
-  public var inverseLifetime: Float
+  /// ``birthHigh``.
+  @inlinable public var birthLow: Float {
+    get { storage.birthLow }
+    set { storage.birthLow = newValue }
+  }
+  /// `1 / lifetime` as the CPU kernel computes it in `Float`.
+  @inlinable public var inverseLifetime: Float {
+    get { storage.inverseLifetime }
+    set { storage.inverseLifetime = newValue }
+  }
   /// The row of ``BirthDeltaStream/constantsRows`` holding this particle's
-  /// shared values (offset 28).
-  public var constantsRow: UInt32
-  // Scalars, not SIMD3/SIMD4: those have 16-byte alignment (and SIMD3 a
-  // 16-byte stride), which would break the packing.
-  /// Birth position x, in points (offset 32).
-  public var positionX: Float
-  /// Birth position y, in points (offset 36).
-  public var positionY: Float
-  /// Birth position z, in points (offset 40).
-  public var positionZ: Float
-  /// Birth scale (offset 44).
-  public var scale: Float
-  /// Birth velocity x, in points per second (offset 48).
-  public var velocityX: Float
-  /// Birth velocity y, in points per second (offset 52).
-  public var velocityY: Float
-  /// Birth velocity z, in points per second (offset 56).
-  public var velocityZ: Float
-  /// Spin, in radians per second (offset 60).
-  public var spin: Float
-  /// Birth colour, red component (offset 64).
-  public var red: Float
-  /// Birth colour, green component (offset 68).
-  public var green: Float
-  /// Birth colour, blue component (offset 72).
-  public var blue: Float
-  /// Birth colour, alpha component (offset 76).
-  public var alpha: Float
-  /// Low 32 bits of the ``ParticleID`` (offset 80).
-  public var idLow: UInt32
-  /// High 32 bits of the ``ParticleID`` (offset 84).
-  public var idHigh: UInt32
-  /// The lifetime in seconds (offset 88; informative: the death key is the
-  /// exact test).
-  public var lifetime: Float
-  /// Always 0 (offset 92): pads the slot to 96 bytes.
-  public var reserved: UInt32
+  /// shared values.
+  @inlinable public var constantsRow: UInt32 {
+    get { storage.constantsRow }
+    set { storage.constantsRow = newValue }
+  }
+  /// Birth position x, in points.
+  @inlinable public var positionX: Float {
+    get { storage.positionX }
+    set { storage.positionX = newValue }
+  }
+  /// Birth position y, in points.
+  @inlinable public var positionY: Float {
+    get { storage.positionY }
+    set { storage.positionY = newValue }
+  }
+  /// Birth position z, in points.
+  @inlinable public var positionZ: Float {
+    get { storage.positionZ }
+    set { storage.positionZ = newValue }
+  }
+  /// Birth scale.
+  @inlinable public var scale: Float {
+    get { storage.scale }
+    set { storage.scale = newValue }
+  }
+  /// Birth velocity x, in points per second.
+  @inlinable public var velocityX: Float {
+    get { storage.velocityX }
+    set { storage.velocityX = newValue }
+  }
+  /// Birth velocity y, in points per second.
+  @inlinable public var velocityY: Float {
+    get { storage.velocityY }
+    set { storage.velocityY = newValue }
+  }
+  /// Birth velocity z, in points per second.
+  @inlinable public var velocityZ: Float {
+    get { storage.velocityZ }
+    set { storage.velocityZ = newValue }
+  }
+  /// Spin, in radians per second.
+  @inlinable public var spin: Float {
+    get { storage.spin }
+    set { storage.spin = newValue }
+  }
+  /// Birth colour, red component.
+  @inlinable public var red: Float {
+    get { storage.red }
+    set { storage.red = newValue }
+  }
+  /// Birth colour, green component.
+  @inlinable public var green: Float {
+    get { storage.green }
+    set { storage.green = newValue }
+  }
+  /// Birth colour, blue component.
+  @inlinable public var blue: Float {
+    get { storage.blue }
+    set { storage.blue = newValue }
+  }
+  /// Birth colour, alpha component.
+  @inlinable public var alpha: Float {
+    get { storage.alpha }
+    set { storage.alpha = newValue }
+  }
+  /// Low 32 bits of the ``ParticleID``.
+  @inlinable public var idLow: UInt32 {
+    get { storage.idLow }
+    set { storage.idLow = newValue }
+  }
+  /// High 32 bits of the ``ParticleID``.
+  @inlinable public var idHigh: UInt32 {
+    get { storage.idHigh }
+    set { storage.idHigh = newValue }
+  }
+  /// The lifetime in seconds (informative: the death key is the exact test).
+  @inlinable public var lifetime: Float {
+    get { storage.lifetime }
+    set { storage.lifetime = newValue }
+  }
+  /// Always 0.
+  @inlinable public var reserved: UInt32 {
+    get { storage.reserved }
+    set { storage.reserved = newValue }
+  }
+
+  /// A slot with these fields.
+  init(
+    birthKeyLow: UInt32,
+    birthKeyHigh: UInt32,
+    deathKeyLow: UInt32,
+    deathKeyHigh: UInt32,
+    birthHigh: Float,
+    birthLow: Float,
+    inverseLifetime: Float,
+    constantsRow: UInt32,
+    positionX: Float,
+    positionY: Float,
+    positionZ: Float,
+    scale: Float,
+    velocityX: Float,
+    velocityY: Float,
+    velocityZ: Float,
+    spin: Float,
+    red: Float,
+    green: Float,
+    blue: Float,
+    alpha: Float,
+    idLow: UInt32,
+    idHigh: UInt32,
+    lifetime: Float,
+    reserved: UInt32
+  ) {
+    storage = sleet_gpu_birth_slot()
+    storage.birthKeyLow = birthKeyLow
+    storage.birthKeyHigh = birthKeyHigh
+    storage.deathKeyLow = deathKeyLow
+    storage.deathKeyHigh = deathKeyHigh
+    storage.birthHigh = birthHigh
+    storage.birthLow = birthLow
+    storage.inverseLifetime = inverseLifetime
+    storage.constantsRow = constantsRow
+    storage.positionX = positionX
+    storage.positionY = positionY
+    storage.positionZ = positionZ
+    storage.scale = scale
+    storage.velocityX = velocityX
+    storage.velocityY = velocityY
+    storage.velocityZ = velocityZ
+    storage.spin = spin
+    storage.red = red
+    storage.green = green
+    storage.blue = blue
+    storage.alpha = alpha
+    storage.idLow = idLow
+    storage.idHigh = idHigh
+    storage.lifetime = lifetime
+    storage.reserved = reserved
+  }
+
+  /// Field by field, as a struct of these stored values would compare.
+  @inlinable
+  public static func == (a: GPUBirthSlot, b: GPUBirthSlot) -> Bool {
+    a.birthKeyLow == b.birthKeyLow
+      && a.birthKeyHigh == b.birthKeyHigh
+      && a.deathKeyLow == b.deathKeyLow
+      && a.deathKeyHigh == b.deathKeyHigh
+      && a.birthHigh == b.birthHigh
+      && a.birthLow == b.birthLow
+      && a.inverseLifetime == b.inverseLifetime
+      && a.constantsRow == b.constantsRow
+      && a.positionX == b.positionX
+      && a.positionY == b.positionY
+      && a.positionZ == b.positionZ
+      && a.scale == b.scale
+      && a.velocityX == b.velocityX
+      && a.velocityY == b.velocityY
+      && a.velocityZ == b.velocityZ
+      && a.spin == b.spin
+      && a.red == b.red
+      && a.green == b.green
+      && a.blue == b.blue
+      && a.alpha == b.alpha
+      && a.idLow == b.idLow
+      && a.idHigh == b.idHigh
+      && a.lifetime == b.lifetime
+      && a.reserved == b.reserved
+  }
+
+  /// Field by field, consistent with ``==(_:_:)``.
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(birthKeyLow)
+    hasher.combine(birthKeyHigh)
+    hasher.combine(deathKeyLow)
+    hasher.combine(deathKeyHigh)
+    hasher.combine(birthHigh)
+    hasher.combine(birthLow)
+    hasher.combine(inverseLifetime)
+    hasher.combine(constantsRow)
+    hasher.combine(positionX)
+    hasher.combine(positionY)
+    hasher.combine(positionZ)
+    hasher.combine(scale)
+    hasher.combine(velocityX)
+    hasher.combine(velocityY)
+    hasher.combine(velocityZ)
+    hasher.combine(spin)
+    hasher.combine(red)
+    hasher.combine(green)
+    hasher.combine(blue)
+    hasher.combine(alpha)
+    hasher.combine(idLow)
+    hasher.combine(idHigh)
+    hasher.combine(lifetime)
+    hasher.combine(reserved)
+  }
 }
 
 extension GPUBirthSlot {
   /// The slot of `r`, whose shared values are constants row `constantsRow`.
   /// - Complexity: O(1) (the death time search takes a few steps).
   public init(_ r: BirthRecord, constantsRow: UInt32) {
+    storage = sleet_gpu_birth_slot()
     let birthKey = Self.orderedKey(r.birthTime)
     let deathKey = Self.orderedKey(Self.firstDeadTime(birthTime: r.birthTime, lifetime: r.lifetime))
     birthKeyLow = UInt32(truncatingIfNeeded: birthKey)

@@ -1,3 +1,5 @@
+import CSleetKernels
+
 /// What every particle of one cell born in one segment of the timeline
 /// shares: the values of its ``BirthRecord`` that come straight from the cell's
 /// parameters of that segment, not from a random draw or its parent.
@@ -17,22 +19,19 @@ struct ParticleConstants: Hashable, Sendable {
 }
 
 /// The ``ParticleConstants`` of every (cell, segment), row `cell·segments +
-/// segment`, as rows of 16 lanes for the evaluation kernel:
-///
-/// | lanes | content |
-/// |---|---|
-/// | 0–3 | ½·acceleration x, y, z; scale speed |
-/// | 4–7 | colour speed r, g, b, a |
-/// | 8–11 | contentsRect x, y, w, h |
-/// | 12, 13 | sprite, cell (`UInt32` bits) |
-/// | 14 | the compact instance's sprite and cell: `UInt16` sprite (0xFFFF for none) \| cell << 16 |
-/// | 15 | zero |
+/// segment`, as rows of 4-byte lanes for the evaluation kernel, each row one
+/// `sleet_constants_row` (`Sources/CSleetKernels/sleet_layout.h`, the one
+/// definition of the layout): ½·acceleration, scale speed, colour speed,
+/// contentsRect, sprite and cell (`UInt32` bits), and the compact
+/// instance's sprite and cell (`UInt16` sprite, 0xFFFF for none, | cell <<
+/// 16), each at the lane its `SLEET_ROW_*` constant gives; unused lanes 0.
 ///
 /// Invariant: rows are 64 bytes and 64-byte aligned, so a kernel loads each
-/// group of four with one aligned 16-byte load. Immutable after init (hence
-/// Sendable); it owns its allocation.
+/// group of four lanes with one aligned 16-byte load. Immutable after init
+/// (hence Sendable); it owns its allocation.
 final class ParticleConstantsTable: @unchecked Sendable {
-  static let rowFloats = 16
+  /// Lanes a row (`sleet_constants_row`).
+  @inline(__always) static var rowFloats: Int { SLEET_ROW_FLOATS }
   /// Rows, as 16 `Float` lanes each.
   let rows: UnsafeMutablePointer<Float>
   let count: Int
@@ -49,16 +48,16 @@ final class ParticleConstantsTable: @unchecked Sendable {
     rows.initialize(repeating: 0, count: Swift.max(1, count) * Self.rowFloats)
     for (i, k) in constants.enumerated() {
       let row = rows + i * Self.rowFloats
-      for j in 0..<3 { row[j] = k.halfAcceleration[j] }
-      row[3] = k.scaleSpeed
+      for j in 0..<3 { row[SLEET_ROW_HALF_ACCELERATION + j] = k.halfAcceleration[j] }
+      row[SLEET_ROW_SCALE_SPEED] = k.scaleSpeed
       for j in 0..<4 {
-        row[4 + j] = k.colorSpeed[j]
-        row[8 + j] = k.contentsRect[j]
+        row[SLEET_ROW_COLOR_SPEED + j] = k.colorSpeed[j]
+        row[SLEET_ROW_CONTENTS_RECT + j] = k.contentsRect[j]
       }
-      row[12] = Float(bitPattern: k.sprite)
-      row[13] = Float(bitPattern: k.cell)
+      row[SLEET_ROW_SPRITE] = Float(bitPattern: k.sprite)
+      row[SLEET_ROW_CELL] = Float(bitPattern: k.cell)
       let sprite16 = k.sprite >= UInt32(UInt16.max) ? UInt32(UInt16.max) : k.sprite
-      row[14] = Float(bitPattern: sprite16 | k.cell << 16)
+      row[SLEET_ROW_COMPACT_SPRITE_CELL] = Float(bitPattern: sprite16 | k.cell << 16)
     }
   }
 
@@ -68,10 +67,11 @@ final class ParticleConstantsTable: @unchecked Sendable {
   subscript(i: Int) -> ParticleConstants {
     precondition(i >= 0 && i < count, "constants row out of range")
     let row = rows + i * Self.rowFloats
+    let (h, c, r) = (row + SLEET_ROW_HALF_ACCELERATION, row + SLEET_ROW_COLOR_SPEED, row + SLEET_ROW_CONTENTS_RECT)
     return ParticleConstants(
-      halfAcceleration: SIMD3(row[0], row[1], row[2]), scaleSpeed: row[3],
-      colorSpeed: SIMD4(row[4], row[5], row[6], row[7]), contentsRect: SIMD4(row[8], row[9], row[10], row[11]),
-      sprite: row[12].bitPattern, cell: row[13].bitPattern)
+      halfAcceleration: SIMD3(h[0], h[1], h[2]), scaleSpeed: row[SLEET_ROW_SCALE_SPEED],
+      colorSpeed: SIMD4(c[0], c[1], c[2], c[3]), contentsRect: SIMD4(r[0], r[1], r[2], r[3]),
+      sprite: row[SLEET_ROW_SPRITE].bitPattern, cell: row[SLEET_ROW_CELL].bitPattern)
   }
 
   /// The row of a particle of `cell` born in `segment`.

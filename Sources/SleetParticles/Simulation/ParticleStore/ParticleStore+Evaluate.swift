@@ -48,7 +48,9 @@ struct LaneConstants {
   var sprite, cell, spriteCell16: SIMD4<Float>
 
   /// The rows of lanes 0…3 at `rows[0…3]`: four aligned 16-byte loads per
-  /// row and a 4×4 transpose per group of four fields.
+  /// row and a 4×4 transpose per group of four lanes give each row lane's
+  /// four values, `lane[f]`; each field is then the lane its `SLEET_ROW_*`
+  /// constant names (constant indices: the choice folds away).
   @inline(__always)
   init(rows r: (UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>)) {
     @inline(__always) func group(_ g: Int) -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
@@ -57,20 +59,28 @@ struct LaneConstants {
       }
       return ParticleStore.transpose(load(r.0), load(r.1), load(r.2), load(r.3))
     }
-    (hx, hy, hz, scaleSpeed) = group(0)
-    (colorSpeedR, colorSpeedG, colorSpeedB, colorSpeedA) = group(1)
-    (rectX, rectY, rectW, rectH) = group(2)
-    let g3 = group(3)
-    (sprite, cell, spriteCell16) = (g3.0, g3.1, g3.2)
+    let (g0, g1, g2, g3) = (group(0), group(1), group(2), group(3))
+    let lane: InlineArray<16, SIMD4<Float>> = [
+      g0.0, g0.1, g0.2, g0.3, g1.0, g1.1, g1.2, g1.3, g2.0, g2.1, g2.2, g2.3, g3.0, g3.1, g3.2, g3.3,
+    ]
+    let h = SLEET_ROW_HALF_ACCELERATION
+    let colorSpeed = SLEET_ROW_COLOR_SPEED
+    let rect = SLEET_ROW_CONTENTS_RECT
+    (hx, hy, hz, scaleSpeed) = (lane[h], lane[h + 1], lane[h + 2], lane[SLEET_ROW_SCALE_SPEED])
+    (colorSpeedR, colorSpeedG, colorSpeedB, colorSpeedA) = (
+      lane[colorSpeed], lane[colorSpeed + 1], lane[colorSpeed + 2], lane[colorSpeed + 3]
+    )
+    (rectX, rectY, rectW, rectH) = (lane[rect], lane[rect + 1], lane[rect + 2], lane[rect + 3])
+    (sprite, cell, spriteCell16) = (lane[SLEET_ROW_SPRITE], lane[SLEET_ROW_CELL], lane[SLEET_ROW_COMPACT_SPRITE_CELL])
   }
 }
 
 extension ParticleStore {
   /// The lane constants of lanes `lanes..<lanes + 4` of the block at `p`
-  /// (slot 3 holds each lane's row index).
+  /// (its constants-row field holds each lane's row index).
   @inline(__always)
   func laneConstants(_ p: UnsafeRawPointer, lanes: Int) -> LaneConstants {
-    let index = p.load(fromByteOffset: 3 * 32 + lanes * 4, as: SIMD4<UInt32>.self)
+    let index = p.load(fromByteOffset: SLEET_SLAB_CONSTANTS_ROW + lanes * 4, as: SIMD4<UInt32>.self)
     let rows = UnsafePointer(constants.rows)
     let w = ParticleConstantsTable.rowFloats
     let r0: UnsafePointer<Float> = rows + Int(index[0]) * w
@@ -99,8 +109,8 @@ extension ParticleStore {
         continue
       }
       let p = UnsafeRawPointer(blocks + b * Self.blockBytes)
-      let age = now - p.load(as: SIMD8<Double>.self)
-      let life = SIMD8<Double>(p.load(fromByteOffset: 64, as: SIMD8<Float>.self))
+      let age = now - p.load(fromByteOffset: SLEET_SLAB_BIRTH_TIME, as: SIMD8<Double>.self)
+      let life = SIMD8<Double>(p.load(fromByteOffset: SLEET_SLAB_LIFETIME, as: SIMD8<Float>.self))
       // Mask lanes are 0 or −1: their negated sum is the live count.
       let alive = unsafeBitCast((age .>= 0) .& (age .< life), to: SIMD8<Int64>.self)
       guard let hidden else {
@@ -108,7 +118,7 @@ extension ParticleStore {
         continue
       }
       for lane in 0..<8 where alive[lane] != 0 {
-        let row = Int(p.load(fromByteOffset: 3 * 32 + lane * 4, as: UInt32.self))
+        let row = Int(p.load(fromByteOffset: SLEET_SLAB_CONSTANTS_ROW + lane * 4, as: UInt32.self))
         if hidden[Int(constants[row].cell)] { continue }
         n += 1
       }
@@ -326,14 +336,14 @@ extension ParticleStore {
     scratch: EvaluationTarget
   ) -> Int {
     let p = UnsafeRawPointer(blocks + b * Self.blockBytes)
-    let ageD = SIMD8<Double>(repeating: t) - p.load(as: SIMD8<Double>.self)
+    let ageD = SIMD8<Double>(repeating: t) - p.load(fromByteOffset: SLEET_SLAB_BIRTH_TIME, as: SIMD8<Double>.self)
     let aliveLanes = unsafeBitCast(
-      (ageD .>= 0) .& (ageD .< SIMD8<Double>(p.load(fromByteOffset: 64, as: SIMD8<Float>.self))),
+      (ageD .>= 0) .& (ageD .< SIMD8<Double>(p.load(fromByteOffset: SLEET_SLAB_LIFETIME, as: SIMD8<Float>.self))),
       to: SIMD8<Int64>.self)
     if aliveLanes == SIMD8(repeating: 0) { return 0 }  // a dead block: nothing to draw
     if target.affines != nil { Self.rotationSinCos(p, at: t, into: sinCos) }
     let allAlive = aliveLanes == SIMD8(repeating: -1)
-    let rowIndex = p.load(fromByteOffset: 3 * 32, as: SIMD8<UInt32>.self)
+    let rowIndex = p.load(fromByteOffset: SLEET_SLAB_CONSTANTS_ROW, as: SIMD8<UInt32>.self)
     let drawsAll = allAlive && target.hidden == nil
     let out = drawsAll ? target : scratch
     let at = drawsAll ? o : 0
@@ -387,8 +397,8 @@ extension ParticleStore {
   /// so a half stays in registers. Used for blocks whose lanes use several
   /// constants rows.
   ///
-  /// Invariants: `p` is a 512-byte block of the 64-byte-aligned slab, so the
-  /// loads at `slot·32 + lanes·4` are 16-byte aligned; instance rows are
+  /// Invariants: `p` is a block of the 64-byte-aligned slab, so the loads at
+  /// a field's offset + `lanes·4` are 16-byte aligned; instance rows are
   /// 16-byte aligned; affines are stored unaligned.
   @inline(__always)
   func evaluateHalf(
@@ -471,9 +481,9 @@ extension ParticleStore {
   /// two vectors.
   @inline(never)
   static func rotationSinCos(_ p: UnsafeRawPointer, at t: Double, into out: UnsafeMutablePointer<SIMD8<Float>>) {
-    let a = SIMD8<Float>(SIMD8(repeating: t) - p.load(as: SIMD8<Double>.self))
+    let a = SIMD8<Float>(SIMD8(repeating: t) - p.load(fromByteOffset: SLEET_SLAB_BIRTH_TIME, as: SIMD8<Double>.self))
     let (sinR, cosR) = FastTrig.sinCos(
-      ClosedForm.rotation(p.load(fromByteOffset: 11 * 32, as: SIMD8<Float>.self), age: a))
+      ClosedForm.rotation(p.load(fromByteOffset: SLEET_SLAB_SPIN, as: SIMD8<Float>.self), age: a))
     out[0] = sinR
     out[1] = cosR
   }
@@ -505,15 +515,15 @@ extension ParticleStore {
   static func positionAndScale(
     _ p: UnsafeRawPointer, lanes: Int, age a: SIMD4<Float>, constants k: LaneConstants
   ) -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
-    @inline(__always) func slot(_ s: Int) -> SIMD4<Float> {
-      p.load(fromByteOffset: s * 32 + lanes * 4, as: SIMD4<Float>.self)
+    @inline(__always) func field(_ offset: Int, _ component: Int = 0) -> SIMD4<Float> {
+      p.load(fromByteOffset: offset + component * slotBytes + lanes * 4, as: SIMD4<Float>.self)
     }
     let aa = a * a
     return (
-      ClosedForm.position(slot(4), slot(7), k.hx, age: a, ageSquared: aa),
-      ClosedForm.position(slot(5), slot(8), k.hy, age: a, ageSquared: aa),
-      ClosedForm.position(slot(6), slot(9), k.hz, age: a, ageSquared: aa),
-      ClosedForm.scale(slot(10), k.scaleSpeed, age: a)
+      ClosedForm.position(field(SLEET_SLAB_POSITION), field(SLEET_SLAB_VELOCITY), k.hx, age: a, ageSquared: aa),
+      ClosedForm.position(field(SLEET_SLAB_POSITION, 1), field(SLEET_SLAB_VELOCITY, 1), k.hy, age: a, ageSquared: aa),
+      ClosedForm.position(field(SLEET_SLAB_POSITION, 2), field(SLEET_SLAB_VELOCITY, 2), k.hz, age: a, ageSquared: aa),
+      ClosedForm.scale(field(SLEET_SLAB_SCALE), k.scaleSpeed, age: a)
     )
   }
 
@@ -523,12 +533,12 @@ extension ParticleStore {
   static func rotationAndAge(
     _ p: UnsafeRawPointer, lanes: Int, age a: SIMD4<Float>
   ) -> (SIMD4<Float>, SIMD4<Float>) {
-    @inline(__always) func slot(_ s: Int) -> SIMD4<Float> {
-      p.load(fromByteOffset: s * 32 + lanes * 4, as: SIMD4<Float>.self)
+    @inline(__always) func field(_ offset: Int, _ component: Int = 0) -> SIMD4<Float> {
+      p.load(fromByteOffset: offset + component * slotBytes + lanes * 4, as: SIMD4<Float>.self)
     }
     return (
-      ClosedForm.rotation(slot(11), age: a),
-      ClosedForm.normalizedAge(age: a, inverseLifetime: SIMD4(repeating: 1) / slot(2))
+      ClosedForm.rotation(field(SLEET_SLAB_SPIN), age: a),
+      ClosedForm.normalizedAge(age: a, inverseLifetime: SIMD4(repeating: 1) / field(SLEET_SLAB_LIFETIME))
     )
   }
 
@@ -537,12 +547,14 @@ extension ParticleStore {
   static func clampedColors(
     _ p: UnsafeRawPointer, lanes: Int, age a: SIMD4<Float>, constants k: LaneConstants
   ) -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
-    @inline(__always) func slot(_ s: Int) -> SIMD4<Float> {
-      p.load(fromByteOffset: s * 32 + lanes * 4, as: SIMD4<Float>.self)
+    @inline(__always) func field(_ offset: Int, _ component: Int = 0) -> SIMD4<Float> {
+      p.load(fromByteOffset: offset + component * slotBytes + lanes * 4, as: SIMD4<Float>.self)
     }
     return (
-      ClosedForm.color(slot(12), k.colorSpeedR, age: a), ClosedForm.color(slot(13), k.colorSpeedG, age: a),
-      ClosedForm.color(slot(14), k.colorSpeedB, age: a), ClosedForm.color(slot(15), k.colorSpeedA, age: a)
+      ClosedForm.color(field(SLEET_SLAB_COLOR), k.colorSpeedR, age: a),
+      ClosedForm.color(field(SLEET_SLAB_COLOR, 1), k.colorSpeedG, age: a),
+      ClosedForm.color(field(SLEET_SLAB_COLOR, 2), k.colorSpeedB, age: a),
+      ClosedForm.color(field(SLEET_SLAB_COLOR, 3), k.colorSpeedA, age: a)
     )
   }
 

@@ -2,19 +2,14 @@ import CSleetKernels
 import SleetMath
 
 /// The live particles' birth records in one 64-byte-aligned slab, laid out as
-/// an array of structures of arrays (AoSoA): blocks of 8 particles, each block
-/// 512 bytes = 16 slots × 8 lanes × 4 bytes, holding only what varies from
-/// particle to particle.
-///
-/// | slot | content (8 lanes each) |
-/// |---|---|
-/// | 0–1 | birth time (`Double` × 8) |
-/// | 2 | lifetime |
-/// | 3 | constants index (`UInt32`, into ``ParticleConstantsTable``) |
-/// | 4–6 | p0 x, y, z |
-/// | 7–9 | v0 x, y, z |
-/// | 10, 11 | s0, spin |
-/// | 12–15 | c0 r, g, b, a |
+/// an array of structures of arrays (AoSoA): blocks of 8 particles, each
+/// block one `sleet_slab_block` (`Sources/CSleetKernels/sleet_layout.h`, the
+/// one definition of the layout, which the C kernels share): birth times
+/// (`Double` × 8), then one 32-byte slot of 8 lanes per 4-byte field —
+/// lifetime, constants row (`UInt32`, into ``ParticleConstantsTable``), p0,
+/// v0 (a slot per component), s0, spin, c0 (a slot per component) — holding
+/// only what varies from particle to particle. The offsets below are the
+/// header's `SLEET_SLAB_*` constants, folded into the code like literals.
 ///
 /// What every particle of one cell born in one segment of the timeline
 /// shares — ½·acceleration, scale speed, colour speed, contentsRect, sprite,
@@ -26,9 +21,9 @@ import SleetMath
 ///
 /// Why blocks: evaluating a frame reads one sequential input stream and
 /// writes one output stream, which keeps DRAM-resident evaluation near the
-/// streaming limit (`research-performance.md`, Addendum) and sidesteps the
-/// 4 KiB aliasing of many SoA streams (all 16 "streams" of a block sit in one
-/// 512 B span, 32 bytes apart).
+/// streaming limit (docs/particles.md) and sidesteps the 4 KiB aliasing of
+/// many SoA streams (all the fields of a block sit in one 512-byte span, 32
+/// bytes apart).
 ///
 /// The stored blocks are a window `[head, head + blockCount)` of the slab:
 /// dropping whole leading blocks (the oldest particles, dead first in the
@@ -44,11 +39,16 @@ import SleetMath
 /// Sendable because worker threads only *read* it, during a frame's passes,
 /// while the owning `ParticleSystem` does not mutate it.
 final class ParticleStore: @unchecked Sendable {
-  static let lanes = 8
-  static let slots = 16
-  static let blockBytes = 512
+  /// Particles a block holds.
+  @inline(__always) static var lanes: Int { SLEET_SLAB_LANES }
+  /// Bytes of one 8-lane field of 4-byte values (a vector field has one per
+  /// component).
+  @inline(__always) static var slotBytes: Int { SLEET_SLAB_SLOT_BYTES }
+  /// Bytes of a block (`sleet_slab_block`).
+  @inline(__always) static var blockBytes: Int { SLEET_SLAB_BLOCK_BYTES }
 
-  /// The per-(cell, segment) constants the particles' slot 3 indexes.
+  /// The per-(cell, segment) constants the particles' constants-row field
+  /// indexes.
   let constants: ParticleConstantsTable
   /// The slab; `capacity / 8` blocks.
   private var base: UnsafeMutableRawPointer
@@ -196,27 +196,31 @@ final class ParticleStore: @unchecked Sendable {
     head = 0
   }
 
+  /// Particle `index`'s value of the `Float` field at byte `offset` of its
+  /// block (a `SLEET_SLAB_*` offset, plus c · ``slotBytes`` for component c).
   @inline(__always)
-  private func floatSlot(_ slot: Int, _ index: Int) -> UnsafeMutablePointer<Float> {
-    (blocks + (index >> 3) * Self.blockBytes + slot * 32 + (index & 7) * 4)
+  private func floatSlot(_ offset: Int, _ index: Int) -> UnsafeMutablePointer<Float> {
+    (blocks + (index >> 3) * Self.blockBytes + offset + (index & 7) * 4)
       .assumingMemoryBound(to: Float.self)
   }
 
+  /// As ``floatSlot(_:_:)``, for a `UInt32` field (or a 4-byte field's bits).
   @inline(__always)
-  private func wordSlot(_ slot: Int, _ index: Int) -> UnsafeMutablePointer<UInt32> {
-    (blocks + (index >> 3) * Self.blockBytes + slot * 32 + (index & 7) * 4)
+  private func wordSlot(_ offset: Int, _ index: Int) -> UnsafeMutablePointer<UInt32> {
+    (blocks + (index >> 3) * Self.blockBytes + offset + (index & 7) * 4)
       .assumingMemoryBound(to: UInt32.self)
   }
 
   @inline(__always)
   private func timeSlot(_ index: Int) -> UnsafeMutablePointer<Double> {
-    (blocks + (index >> 3) * Self.blockBytes + (index & 7) * 8).assumingMemoryBound(to: Double.self)
+    (blocks + (index >> 3) * Self.blockBytes + SLEET_SLAB_BIRTH_TIME + (index & 7) * 8)
+      .assumingMemoryBound(to: Double.self)
   }
 
   /// Birth time of particle `i`.
   func birthTime(_ i: Int) -> Double { timeSlot(i).pointee }
   /// Lifetime of particle `i`.
-  func lifetime(_ i: Int) -> Float { floatSlot(2, i).pointee }
+  func lifetime(_ i: Int) -> Float { floatSlot(SLEET_SLAB_LIFETIME, i).pointee }
   /// Id of particle `i`.
   func id(_ i: Int) -> UInt64 { ids[i] }
 
@@ -236,15 +240,15 @@ final class ParticleStore: @unchecked Sendable {
   @inline(__always)
   private func write(_ r: BirthRecord, constantsIndex: UInt32, at i: Int) {
     timeSlot(i).pointee = r.birthTime
-    floatSlot(2, i).pointee = r.lifetime
-    wordSlot(3, i).pointee = constantsIndex
+    floatSlot(SLEET_SLAB_LIFETIME, i).pointee = r.lifetime
+    wordSlot(SLEET_SLAB_CONSTANTS_ROW, i).pointee = constantsIndex
     for k in 0..<3 {
-      floatSlot(4 + k, i).pointee = r.position[k]
-      floatSlot(7 + k, i).pointee = r.velocity[k]
+      floatSlot(SLEET_SLAB_POSITION + k * Self.slotBytes, i).pointee = r.position[k]
+      floatSlot(SLEET_SLAB_VELOCITY + k * Self.slotBytes, i).pointee = r.velocity[k]
     }
-    floatSlot(10, i).pointee = r.scale
-    floatSlot(11, i).pointee = r.spin
-    for k in 0..<4 { floatSlot(12 + k, i).pointee = r.color[k] }
+    floatSlot(SLEET_SLAB_SCALE, i).pointee = r.scale
+    floatSlot(SLEET_SLAB_SPIN, i).pointee = r.spin
+    for k in 0..<4 { floatSlot(SLEET_SLAB_COLOR + k * Self.slotBytes, i).pointee = r.color[k] }
     ids[i] = r.id
   }
 
@@ -252,17 +256,17 @@ final class ParticleStore: @unchecked Sendable {
   /// the appended record).
   func record(at i: Int) -> BirthRecord {
     precondition(i >= 0 && i < count)
-    let k = constants[Int(wordSlot(3, i).pointee)]
+    let k = constants[Int(wordSlot(SLEET_SLAB_CONSTANTS_ROW, i).pointee)]
     var r = BirthRecord(
       id: id(i), cell: k.cell, birthTime: birthTime(i), lifetime: lifetime(i), position: .zero,
-      velocity: .zero, halfAcceleration: k.halfAcceleration, scale: floatSlot(10, i).pointee,
-      scaleSpeed: k.scaleSpeed, spin: floatSlot(11, i).pointee, color: .zero,
+      velocity: .zero, halfAcceleration: k.halfAcceleration, scale: floatSlot(SLEET_SLAB_SCALE, i).pointee,
+      scaleSpeed: k.scaleSpeed, spin: floatSlot(SLEET_SLAB_SPIN, i).pointee, color: .zero,
       colorSpeed: k.colorSpeed, contentsRect: k.contentsRect, sprite: k.sprite)
     for k in 0..<3 {
-      r.position[k] = floatSlot(4 + k, i).pointee
-      r.velocity[k] = floatSlot(7 + k, i).pointee
+      r.position[k] = floatSlot(SLEET_SLAB_POSITION + k * Self.slotBytes, i).pointee
+      r.velocity[k] = floatSlot(SLEET_SLAB_VELOCITY + k * Self.slotBytes, i).pointee
     }
-    for k in 0..<4 { r.color[k] = floatSlot(12 + k, i).pointee }
+    for k in 0..<4 { r.color[k] = floatSlot(SLEET_SLAB_COLOR + k * Self.slotBytes, i).pointee }
     return r
   }
 
@@ -279,8 +283,8 @@ final class ParticleStore: @unchecked Sendable {
       // A fresh block: no stale lane may look alive, and its tail lanes
       // share lane 0's constants (uniform blocks stay uniform).
       for lane in 0..<8 {
-        floatSlot(2, count + lane).pointee = 0
-        wordSlot(3, count + lane).pointee = constantsIndex
+        floatSlot(SLEET_SLAB_LIFETIME, count + lane).pointee = 0
+        wordSlot(SLEET_SLAB_CONSTANTS_ROW, count + lane).pointee = constantsIndex
       }
     }
     write(r, constantsIndex: constantsIndex, at: count)
@@ -291,8 +295,8 @@ final class ParticleStore: @unchecked Sendable {
   }
 
   /// Appends the eight births of `batch` as one fresh block, column by
-  /// column: slot s of the block gets the batch's field for slot s as one
-  /// 32-byte store (birth times: 64 bytes), the ids one 64-byte store, the
+  /// column: each slot of the block gets the batch's field as one 32-byte
+  /// store (birth times: 64 bytes), the ids one 64-byte store, the
   /// block's earliest end of life the minimum over its lanes. The same bytes
   /// as eight ``append(_:constantsIndex:)`` calls with the records of lanes
   /// 0…7 (tested against it: `BatchedAppendTests`).
@@ -313,21 +317,23 @@ final class ParticleStore: @unchecked Sendable {
     if head * 8 + count + 8 > capacity { reserve(count + 8) }
     let block = blocks + (count >> 3) * Self.blockBytes
     typealias V = SIMD8<Float>
-    block.storeBytes(of: times, as: SIMD8<Double>.self)
-    block.storeBytes(of: batch.lifetime, toByteOffset: 2 * 32, as: V.self)
-    block.storeBytes(of: SIMD8(repeating: constantsIndex), toByteOffset: 3 * 32, as: SIMD8<UInt32>.self)
-    block.storeBytes(of: batch.x, toByteOffset: 4 * 32, as: V.self)
-    block.storeBytes(of: batch.y, toByteOffset: 5 * 32, as: V.self)
-    block.storeBytes(of: batch.z, toByteOffset: 6 * 32, as: V.self)
-    block.storeBytes(of: batch.vx, toByteOffset: 7 * 32, as: V.self)
-    block.storeBytes(of: batch.vy, toByteOffset: 8 * 32, as: V.self)
-    block.storeBytes(of: batch.vz, toByteOffset: 9 * 32, as: V.self)
-    block.storeBytes(of: batch.scale, toByteOffset: 10 * 32, as: V.self)
-    block.storeBytes(of: batch.spin, toByteOffset: 11 * 32, as: V.self)
-    block.storeBytes(of: batch.red, toByteOffset: 12 * 32, as: V.self)
-    block.storeBytes(of: batch.green, toByteOffset: 13 * 32, as: V.self)
-    block.storeBytes(of: batch.blue, toByteOffset: 14 * 32, as: V.self)
-    block.storeBytes(of: batch.alpha, toByteOffset: 15 * 32, as: V.self)
+    let slot = Self.slotBytes
+    block.storeBytes(of: times, toByteOffset: SLEET_SLAB_BIRTH_TIME, as: SIMD8<Double>.self)
+    block.storeBytes(of: batch.lifetime, toByteOffset: SLEET_SLAB_LIFETIME, as: V.self)
+    block.storeBytes(
+      of: SIMD8(repeating: constantsIndex), toByteOffset: SLEET_SLAB_CONSTANTS_ROW, as: SIMD8<UInt32>.self)
+    block.storeBytes(of: batch.x, toByteOffset: SLEET_SLAB_POSITION, as: V.self)
+    block.storeBytes(of: batch.y, toByteOffset: SLEET_SLAB_POSITION + slot, as: V.self)
+    block.storeBytes(of: batch.z, toByteOffset: SLEET_SLAB_POSITION + 2 * slot, as: V.self)
+    block.storeBytes(of: batch.vx, toByteOffset: SLEET_SLAB_VELOCITY, as: V.self)
+    block.storeBytes(of: batch.vy, toByteOffset: SLEET_SLAB_VELOCITY + slot, as: V.self)
+    block.storeBytes(of: batch.vz, toByteOffset: SLEET_SLAB_VELOCITY + 2 * slot, as: V.self)
+    block.storeBytes(of: batch.scale, toByteOffset: SLEET_SLAB_SCALE, as: V.self)
+    block.storeBytes(of: batch.spin, toByteOffset: SLEET_SLAB_SPIN, as: V.self)
+    block.storeBytes(of: batch.red, toByteOffset: SLEET_SLAB_COLOR, as: V.self)
+    block.storeBytes(of: batch.green, toByteOffset: SLEET_SLAB_COLOR + slot, as: V.self)
+    block.storeBytes(of: batch.blue, toByteOffset: SLEET_SLAB_COLOR + 2 * slot, as: V.self)
+    block.storeBytes(of: batch.alpha, toByteOffset: SLEET_SLAB_COLOR + 3 * slot, as: V.self)
     // ParticleID.topLevel(cell:birthIndex:) per lane (the caller checked
     // first + 7 < 2⁵⁶).
     let lanes = SIMD8<UInt64>(0, 1, 2, 3, 4, 5, 6, 7)
@@ -389,11 +395,17 @@ final class ParticleStore: @unchecked Sendable {
     head = 0
   }
 
-  /// Moves particle `from` to index `to` (< from), lane by lane.
+  /// Moves particle `from` to index `to` (< from), lane by lane: its birth
+  /// time, then its 4-byte word of every other slot of the block.
   private func move(from: Int, to: Int) {
     timeSlot(to).pointee = timeSlot(from).pointee
-    for slot in 2..<Self.slots {
-      wordSlot(slot, to).pointee = wordSlot(slot, from).pointee
+    let birthTimes = SLEET_SLAB_BIRTH_TIME..<SLEET_SLAB_BIRTH_TIME + MemoryLayout<SIMD8<Double>>.size
+    // Lane 0 of each slot is at the slot's offset from these.
+    let source = blocks + (from >> 3) * Self.blockBytes + (from & 7) * 4
+    let target = blocks + (to >> 3) * Self.blockBytes + (to & 7) * 4
+    for offset in stride(from: 0, to: Self.blockBytes, by: Self.slotBytes) where !birthTimes.contains(offset) {
+      let word = source.load(fromByteOffset: offset, as: UInt32.self)
+      target.storeBytes(of: word, toByteOffset: offset, as: UInt32.self)
     }
     ids[to] = ids[from]
   }
@@ -446,9 +458,9 @@ final class ParticleStore: @unchecked Sendable {
     let first = count & ~7
     var i = count
     while i & 7 != 0 {
-      floatSlot(2, i).pointee = 0
+      floatSlot(SLEET_SLAB_LIFETIME, i).pointee = 0
       timeSlot(i).pointee = 0
-      wordSlot(3, i).pointee = wordSlot(3, first).pointee
+      wordSlot(SLEET_SLAB_CONSTANTS_ROW, i).pointee = wordSlot(SLEET_SLAB_CONSTANTS_ROW, first).pointee
       i += 1
     }
   }
