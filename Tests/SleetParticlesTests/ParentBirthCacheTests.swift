@@ -49,7 +49,7 @@ struct ParentBirthCacheTests {
     for (name, effect) in try Self.effects() {
       let kept = try ParticleSystem(effect: effect)
       let anew = try ParticleSystem(effect: effect)
-      anew.usesParentBirthCache = false
+      anew.paths.parentBirthCache = false
       var frames = (ParticleFrame(), ParticleFrame())
       var live = 0
       var cached = 0
@@ -69,8 +69,8 @@ struct ParentBirthCacheTests {
       // Parents without a birth in a step were skipped by their cursors
       // (schedules of one rate: without timed changes), and none without
       // the cache.
-      if effect.changes.isEmpty { #expect(kept.childCursorSkips > 0, "\(name) skipped parents") }
-      #expect(anew.childCursorSkips == 0, "\(name)")
+      if effect.changes.isEmpty { #expect(kept.diagnostics.childCursorSkips > 0, "\(name) skipped parents") }
+      #expect(anew.diagnostics.childCursorSkips == 0, "\(name)")
     }
   }
 
@@ -89,7 +89,7 @@ struct ParentBirthCacheTests {
     let effect = testEffect([parent])
     let kept = try ParticleSystem(effect: effect)
     let anew = try ParticleSystem(effect: effect)
-    anew.usesParentBirthCache = false
+    anew.paths.parentBirthCache = false
     var t = 0.0
     var live = 0
     for step in 0..<120 {
@@ -105,6 +105,6 @@ struct ParentBirthCacheTests {
     }
     // Sub-cell births fell on step ends, and the cursors skipped parents.
     let onEnds = kept.liveRecords().filter { $0.cell == 1 && ($0.birthTime * 8).rounded() == $0.birthTime * 8 }
-    #expect(!onEnds.isEmpty && live > 50 && kept.childCursorSkips > 0)
+    #expect(!onEnds.isEmpty && live > 50 && kept.diagnostics.childCursorSkips > 0)
   }
 }

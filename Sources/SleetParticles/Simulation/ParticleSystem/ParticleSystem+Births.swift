@@ -28,7 +28,7 @@ extension ParticleSystem {
       }
       // Once per call: the stored property's dynamic exclusivity check per
       // skip cost more than the skip.
-      childCursorSkips += skips
+      diagnostics.childCursorSkips += skips
     } else {
       forEachTopLevelBirth(node: node, after: lo, through: hi, body)
     }
@@ -103,7 +103,7 @@ extension ParticleSystem {
     cursor?.pointee = ChildCursor(hi: hi, next: last, nextTime: nextTime)
     guard last > first else { return false }
     let seed = effect.emitter.seed
-    guard usesChildBirthBatches, last - first >= Self.minimumChildBatch else {
+    guard paths.childBirthBatches, last - first >= Self.minimumChildBatch else {
       for k in first..<last {
         guard let tb = n.schedule.birthTime(k, in: window) else { break }
         if let r = BirthSampler.child(tree: tree, seed: seed, node: node, parent: p, k: k, birthTime: tb) {
@@ -129,10 +129,10 @@ extension ParticleSystem {
               of: n, in: window, from: k, length: Swift.min(8, last - k), segmented: segmented
             ) { times[$0] = $1 }
             if count > 0 {
-              childBatchesSampled += 1
+              diagnostics.childBatchesSampled += 1
               batch.sample(
                 node: node, first: k, count: count, times: times, parameters.baseAddress! + segment,
-                sampling: sampling.baseAddress! + segment, avx2: usesAVX2BirthKernels, body)
+                sampling: sampling.baseAddress! + segment, avx2: paths.avx2BirthKernels, body)
             }
             if closed { break }
             k += count
@@ -243,7 +243,7 @@ extension ParticleSystem {
     func enumerate() {
       for node in tree.nodes.indices { forEachBirth(node: node, after: lowerBound(node), through: hi, body) }
     }
-    guard usesParentBirthCache, tree.nodes.count > 1, tree.roots.count < tree.nodes.count else {
+    guard paths.parentBirthCache, tree.nodes.count > 1, tree.roots.count < tree.nodes.count else {
       enumerate()
       return
     }

@@ -30,7 +30,7 @@ import SleetMath
 ///
 /// The same frames and records bit for bit as the single store
 /// (`CellStoreTests`; ``liveRecords()`` merges the stores into the single
-/// store's order). Other effects, and `usesCellStores = false`, keep the
+/// store's order). Other effects, and `paths.cellStores = false`, keep the
 /// single store.
 extension ParticleSystem {
   /// Whether an effect with this tree keeps a store per cell under

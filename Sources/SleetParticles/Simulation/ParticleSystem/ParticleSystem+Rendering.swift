@@ -77,7 +77,7 @@ extension ParticleSystem {
     // store-order write is cheaper then), nor while a cell is hidden (the
     // lane-by-lane path).
     let drawsByCell =
-      usesCellOrderWrite && needsSortKeys && !anyHidden && localTime != nil
+      paths.cellOrderWrite && needsSortKeys && !anyHidden && localTime != nil
       && (layer.renderMode == .unordered || layer.renderMode == .additive)
       && tree.roots.count == tree.nodes.count
     // Chunks of the cell-order write: one for a single thread, so that

@@ -188,8 +188,8 @@ extension ParticleSystem {
   /// `store`: after a partly filled block, one short batch fills it.
   @inline(__always)
   func appendAliveBirths(node: Int, into store: ParticleStore, after lo: Double, through hi: Double, at t: Double) {
-    let batched = usesBlockAppend
-    let avx2 = usesAVX2BirthKernels
+    let batched = paths.blockAppend
+    let avx2 = paths.avx2BirthKernels
     // Where the block kernel leaves a batch it cannot append: uninitialised
     // stack memory, one struct for the whole call. The kernel writes every
     // lane array before the fallback reads any; zeroing its 576 bytes per
