@@ -73,7 +73,7 @@ extension ParticleSystem {
     for c in 0..<cells where !hidden[c] {
       let s = cellStores[c]
       stored += s.count
-      fewHoles = fewHoles && (s.count - s.lastKnownAlive) * 8 <= s.count
+      fewHoles = fewHoles && s.hasFewHoles
       var b = 0
       while b < s.blockCount {
         cellStoreParts.append(CellStorePart(cell: c, blocks: b..<Swift.min(s.blockCount, b + blocksPerChunk)))
@@ -139,7 +139,7 @@ extension ParticleSystem {
     // z, as from one store (applyOrder finds the ids in order and sorts by
     // depth alone).
     if byDepth { applyOrder(.backToFront, to: &frame, count: total) }
-    for c in 0..<cells where !hidden[c] { noteAlive(cellCursors[c], in: stores[c], at: t) }
+    for c in 0..<cells where !hidden[c] { stores[c].compactIfMostlyDead(alive: cellCursors[c], at: t) }
     frame.batches.removeAll(keepingCapacity: true)
     if total > 0 {
       frame.batches.append(

@@ -98,7 +98,7 @@ extension ParticleSystem {
       // pass 1 counts each chunk's live particles so that a prefix sum gives
       // each chunk its output offset.
       let singlePass =
-        !drawsByCell && (threads <= 1 || chunks <= 1) && (store.count - store.lastKnownAlive) * 8 <= store.count
+        !drawsByCell && (threads <= 1 || chunks <= 1) && store.hasFewHoles
       var total = 0
       if drawsByCell {
         // Pass 1 counts each part's live particles per cell; a prefix sum
@@ -176,7 +176,7 @@ extension ParticleSystem {
       } else {
         applyOrder(layer.renderMode, to: &frame, count: total)
       }
-      if !anyHidden && localTime != nil { noteAlive(total, in: store, at: t) }
+      if !anyHidden && localTime != nil { store.compactIfMostlyDead(alive: total, at: t) }
       frame.batches.removeAll(keepingCapacity: true)
       if total > 0 {
         frame.batches.append(

@@ -116,7 +116,7 @@ extension ParticleSystem {
       localTime = t
       return
     }
-    dropDeadLeadingBlocks(of: store, at: t)
+    store.dropDeadLeadingBlocks(at: t)
     // The births gather in a local array (the scratch's buffer, taken out):
     // appending to the stored property from the closure paid a dynamic
     // exclusivity check per birth (perf, 2026-12-03).
@@ -134,20 +134,12 @@ extension ParticleSystem {
     // only when the store has grown well past the last known live count (or
     // when capping needs the exact count); `render(into:)` checks every frame
     // with the count it computes anyway.
-    if capping || store.count + born.count > 2 * store.lastKnownAlive + 1024 {
-      compactIfMostlyDead(store, at: t)
-    }
+    if capping || store.hasOutgrownLiveCount(adding: born.count) { store.compactIfMostlyDead(at: t) }
     store.reserve(store.count + born.count)
     for r in born { append(r) }
     born.removeAll(keepingCapacity: true)
     self.born = born
-    if capping {
-      let alive = store.aliveCount(blocks: 0..<store.blockCount, at: t, hidden: nil)
-      if alive > configuration.budget {
-        store.removeAll { !store.isAlive($0, at: t) }
-        store.removeFirst(store.count - configuration.budget)
-      }
-    }
+    if capping { store.capAlive(to: configuration.budget, at: t) }
     localTime = t
   }
 
@@ -167,8 +159,8 @@ extension ParticleSystem {
   /// births appended straight to the slab, all after the stored ones (no
   /// birth list, no sort, one record copy fewer).
   func advanceCell(_ c: Int, in store: ParticleStore, from previous: Double, to t: Double) {
-    dropDeadLeadingBlocks(of: store, at: t)
-    if store.count > 2 * store.lastKnownAlive + 1024 { compactIfMostlyDead(store, at: t) }
+    store.dropDeadLeadingBlocks(at: t)
+    if store.hasOutgrownLiveCount() { store.compactIfMostlyDead(at: t) }
     appendAliveBirths(
       node: c, into: store, after: Swift.max(previous, t - tree.maximumLifetime(c)), through: t, at: t)
   }
@@ -236,26 +228,6 @@ extension ParticleSystem {
     store.append(r, constantsIndex: tree.constantsIndex(cell: r.cell, birthTime: r.birthTime))
   }
 
-  /// Drops the leading blocks whose particles are all dead at `t` (in birth
-  /// order, the oldest die first in the common case): O(1) per block in the
-  /// store, and the kernel never reads them again.
-  func dropDeadLeadingBlocks(of store: ParticleStore, at t: Double) {
-    var dead = 0
-    while (dead + 1) * 8 <= store.count {
-      var anyAlive = false
-      for i in dead * 8..<(dead + 1) * 8 where store.isAlive(i, at: t) {
-        anyAlive = true
-        break
-      }
-      if anyAlive { break }
-      dead += 1
-    }
-    if dead > 0 {
-      store.removeFirstBlocks(dead)
-      store.lastKnownAlive = Swift.min(store.lastKnownAlive, store.count)
-    }
-  }
-
   /// Appends `r` to `records`. When capping, memory stays bounded: at twice
   /// the budget the list is sorted and cut to the newest `budget`, which
   /// cannot drop anything the final cut would keep (each dropped record
@@ -267,33 +239,6 @@ extension ParticleSystem {
       Self.sortCanonically(&records)
       records.removeFirst(records.count - budget)
     }
-  }
-
-  /// Counts the live particles and compacts the store when an eighth of it
-  /// is dead.
-  /// - Complexity: O(stored particles).
-  func compactIfMostlyDead(_ store: ParticleStore, at t: Double) {
-    let alive = store.aliveCount(blocks: 0..<store.blockCount, at: t, hidden: nil)
-    noteAlive(alive, in: store, at: t)
-  }
-
-  /// Records a live count of `store` just computed at `t`; compacts when an
-  /// eighth of the store is dead.
-  func noteAlive(_ alive: Int, in store: ParticleStore, at t: Double) {
-    let dead = store.count - alive
-    if dead * 8 > store.count {
-      // The common case (similar lifetimes, deaths in birth order): the
-      // dead form a prefix. Dropping its whole blocks is one block-aligned
-      // memmove; the few dead lanes left are holes the kernel skips.
-      var prefix = 0
-      while prefix < store.count && !store.isAlive(prefix, at: t) { prefix += 1 }
-      if prefix * 2 >= dead && prefix >= 8 {
-        store.removeFirstBlocks(prefix / 8)
-      } else {
-        store.removeAll { !store.isAlive($0, at: t) }
-      }
-    }
-    store.lastKnownAlive = alive
   }
 
   /// Sorts records into the canonical order in place, without allocating up
