@@ -158,8 +158,8 @@ struct CellNode: Sendable {
   /// Per segment, the cell's ``parameters`` flattened for the birth
   /// kernels with the key and the emitter's seed
   /// (``BirthBatch/sampling(_:basis:key:seed:)``), made once here: per
-  /// `advance(to:)`, zeroing, filling and copying the 880-byte struct was
-  /// about a fifth of a small effect's step (perf, 2026-12-02). A
+  /// `advance(to:)`, zeroing, filling and copying the 880-byte struct is a
+  /// large share of a small effect's step. A
   /// sub-cell's axis and basis fields are unused (its axis is per birth).
   var birthSampling: [sleet_birth_params]
   /// Activity window (on the emitter's timeline for top-level cells, on the

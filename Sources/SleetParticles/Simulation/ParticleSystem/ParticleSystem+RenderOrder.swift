@@ -77,8 +77,7 @@ extension ParticleSystem {
 
   /// `destination[j] = source[order[j]]` for j < n, through buffer pointers:
   /// written as subscripts of the system's stored arrays, each element could
-  /// pay an exclusivity and a uniqueness check, as the sort's loops did
-  /// (perf, 2026-12-02; the gathers' own share was not measured apart).
+  /// pay an exclusivity and a uniqueness check.
   /// - Precondition: `order` is a permutation of `0..<n` and both arrays
   ///   hold at least `n` elements.
   static func gather<T>(_ source: [T], by order: [Int32], count n: Int, into destination: inout [T]) {
