@@ -74,7 +74,7 @@ public final class ParticleSystem {
   /// next output index. With cell stores: per cell, the particles its
   /// store wrote in the last frame.
   var cellCursors: [Int] = []
-  /// The chunks of a frame with cell stores (``renderFromCellStores(into:at:threads:computesAffines:computesIDs:layer:)``).
+  /// The chunks of a frame with cell stores (``cutCellStoresIntoParts()``).
   var cellStoreParts: [CellStorePart] = []
   /// Per cell with sub-cells, its births kept from one step to the next
   /// (``forEachParentBirth(node:slot:after:through:_:)``); nil for the others.
