@@ -61,11 +61,11 @@ struct ParentBirthCacheTests {
         anew.render(into: &frames.1)
         #expect(frames.0.instances == frames.1.instances, "\(name), time \(k): \(t) s")
         live = max(live, records.0.count)
-        cached = max(cached, kept.parentBirths.compactMap { $0?.records.count }.reduce(0, +))
+        cached = max(cached, kept.births.parentBirths.compactMap { $0?.records.count }.reduce(0, +))
       }
       #expect(live > 100, "\(name) has particles")
       // The path under test ran: parents were kept.
-      #expect(cached > 0 && anew.parentBirths.allSatisfy { $0 == nil }, "\(name) kept its parents")
+      #expect(cached > 0 && anew.births.parentBirths.allSatisfy { $0 == nil }, "\(name) kept its parents")
       // Parents without a birth in a step were skipped by their cursors
       // (schedules of one rate: without timed changes), and none without
       // the cache.

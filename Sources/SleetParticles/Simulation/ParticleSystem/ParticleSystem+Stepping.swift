@@ -25,13 +25,13 @@ extension ParticleSystem {
     }
     // The live records gather in `born` (advance(to:)'s scratch, empty
     // between calls), so that seeking again, as scrubbing does, reuses its
-    // capacity instead of growing a new array of 160-byte records: growing
-    // and page faults were about a fifth of seeking `fireworks` (perf,
-    // 2026-12-03). Kept up to seekScratchLimit records.
+    // capacity instead of growing a new array of 160-byte records (growing
+    // and its page faults are a large share of a seek). Kept up to
+    // seekScratchLimit records.
     var live = born
     born = []
     live.removeAll(keepingCapacity: true)
-    forEachBirthOfEveryCell(after: { t - tree.maximumLifetime($0) }, through: t) { r in
+    births.forEachBirthOfEveryCell(after: { t - tree.maximumLifetime($0) }, through: t) { r in
       if r.isAlive(at: t) { self.collect(r, into: &live) }
     }
     let order = Self.canonicalOrder(of: live)
@@ -56,9 +56,8 @@ extension ParticleSystem {
   /// sort of the records gives.
   ///
   /// Why not sort the records: a `BirthRecord` is 160 bytes, and moving
-  /// them was most of the sort, itself about two thirds of seeking a preset
-  /// (`memmove` 40 % and the sort 25 % of `seek(to:)`'s samples, `perf`,
-  /// `sleet-bench --filter preset`, 2026-12-03). This sorts 24-byte keys
+  /// them is most of such a sort, itself a large share of seeking a preset.
+  /// This sorts 24-byte keys
   /// (birth time, id, index), whose index breaks ties, so the order is
   /// total and any sort gives the same permutation.
   /// - Complexity: O(n log n), O(n) when `records` is already in order.
@@ -118,14 +117,14 @@ extension ParticleSystem {
     }
     store.dropDeadLeadingBlocks(at: t)
     // The births gather in a local array (the scratch's buffer, taken out):
-    // appending to the stored property from the closure paid a dynamic
-    // exclusivity check per birth (perf, 2026-12-03).
+    // appending to the stored property from the closure pays a dynamic
+    // exclusivity check per birth.
     var born = self.born
     self.born = []
     born.removeAll(keepingCapacity: true)
     // Births at or before t − (longest lifetime) are dead at t: a long step
     // skips them, as seeking does.
-    forEachBirthOfEveryCell(after: { Swift.max(previous, t - tree.maximumLifetime($0)) }, through: t) { r in
+    births.forEachBirthOfEveryCell(after: { Swift.max(previous, t - tree.maximumLifetime($0)) }, through: t) { r in
       if r.isAlive(at: t) { self.collect(r, into: &born) }
     }
     Self.insertionSort(&born)
@@ -184,11 +183,11 @@ extension ParticleSystem {
     let avx2 = paths.avx2BirthKernels
     // Where the block kernel leaves a batch it cannot append: uninitialised
     // stack memory, one struct for the whole call. The kernel writes every
-    // lane array before the fallback reads any; zeroing its 576 bytes per
-    // batch was about 7 % of a birth (perf, 2026-12-02).
+    // lane array before the fallback reads any, so zeroing its 576 bytes per
+    // batch would be wasted.
     withUnsafeTemporaryAllocation(of: sleet_birth_lanes.self, capacity: 1) { buffer in
       let lanes = buffer.baseAddress!
-      forEachTopLevelBatch(
+      births.forEachTopLevelBatch(
         node: node, after: lo, through: hi, nextLength: { batched ? 8 - (store.count & 7) : 8 }
       ) { source, times, count, p, _ in
         let fresh = batched && count == 8 && store.count & 7 == 0

@@ -50,9 +50,13 @@ public final class ParticleSystem {
         localTime == nil || newValue.cellStores == paths.cellStores,
         "paths.cellStores is chosen before the first seek or step")
     }
+    didSet { births.paths = paths }
   }
   /// Counts of the fast paths taken, for tests (``PathDiagnostics``).
-  package internal(set) var diagnostics = PathDiagnostics()
+  package var diagnostics: PathDiagnostics { births.diagnostics }
+  /// The births of the effect (``BirthEnumerator``): where seeks and steps
+  /// take the particles they append to the store.
+  let births: BirthEnumerator
   /// Whether the particles live in ``cellStores``: the effects that keep
   /// them, unless ``paths`` asks for the single store.
   package var usesCellStores: Bool { paths.cellStores && !cellStores.isEmpty }
@@ -76,12 +80,6 @@ public final class ParticleSystem {
   var cellCursors: [Int] = []
   /// The chunks of a frame with cell stores (``cutCellStoresIntoParts()``).
   var cellStoreParts: [CellStorePart] = []
-  /// Per cell with sub-cells, its births kept from one step to the next
-  /// (``forEachParentBirth(node:slot:after:through:_:)``); nil for the others.
-  var parentBirths: [ParentBirths?] = []
-  /// Per cell, the lowest time the running step or seek asks it from; nil
-  /// outside ``forEachBirthOfEveryCell(after:through:_:)``.
-  var parentBirthFloors: [Double]?
   var scratchIDs: [UInt64] = []
   var scratchDepths: [Float] = []
   var permutation = RadixPermutation()
@@ -124,6 +122,7 @@ public final class ParticleSystem {
     self.effect = effect
     self.configuration = configuration
     tree = CellTree(effect: effect)
+    births = BirthEnumerator(tree: tree, seed: effect.emitter.seed)
     store = ParticleStore(constants: tree.makeConstantsTable())
     let keepsCellStores = Self.keepsCellStores(tree, configuration)
     cellStores = keepsCellStores ? tree.nodes.map { [store] _ in ParticleStore(constants: store.constants) } : []
