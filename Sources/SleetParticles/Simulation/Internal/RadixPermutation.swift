@@ -31,7 +31,7 @@
 ///   state.
 /// - Note: Within a range, the already-in-order test counts descents with
 ///   arithmetic (``borrow(_:_:)``): as a comparison, LLVM made it a branch
-///   that mispredicted on about every other random key, and splits cost 2×.
+///   that mispredicts on about every other random key.
 struct RadixPermutation {
   /// The sorted order: `order[j]` is the index of the j-th smallest key.
   private(set) var order: [Int32] = []

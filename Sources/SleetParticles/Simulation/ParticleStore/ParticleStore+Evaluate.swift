@@ -183,7 +183,7 @@ extension ParticleStore {
     let kernelTarget = target.runTarget(from: o)
     var written = 0
     // The AVX2 copy where the CPU has it (in an AVX2 build, the same code):
-    // the portable build's SSE2 copy is 1.3–1.5× slower. Same bits.
+    // the portable build's SSE2 copy is slower. Same bits.
     let blocks =
       switch (mixedRows, avx2) {
       case (false, true):

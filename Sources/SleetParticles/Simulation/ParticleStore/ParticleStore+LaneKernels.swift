@@ -226,8 +226,8 @@ extension ParticleStore {
 
   // The field groups of one half, each a separate small function on purpose:
   // in a small function LLVM lowers `replace(with:where:)` to one `maxps` or
-  // `minps`, but inside the large kernel it built the masks lane by lane in
-  // general registers (`perf annotate`: a 1.5× slower kernel).
+  // `minps`, but inside the large kernel it builds the masks lane by lane in
+  // general registers.
 
   /// Position per axis and scale (``ClosedForm``).
   @inline(never)

@@ -26,7 +26,7 @@ import SleetMath
 ///
 /// Why blocks: evaluating a frame reads one sequential input stream and
 /// writes one output stream, which keeps DRAM-resident evaluation near the
-/// streaming limit (`research-performance.md`, Addendum) and sidesteps the
+/// memory's streaming limit and sidesteps the
 /// 4 KiB aliasing of many SoA streams (all 16 "streams" of a block sit in one
 /// 512 B span, 32 bytes apart).
 ///
@@ -123,7 +123,7 @@ final class ParticleStore: @unchecked Sendable {
   /// again a few steps later. Growing only to `needed` once reallocated,
   /// zeroed and copied the whole slab every few frames of a steady effect
   /// whose count sat just under the capacity (1000 particles in a slab of
-  /// 1024: about 1 µs of a 1.4 µs step, 2026-12-02). With a quarter free,
+  /// 1024), most of its step. With a quarter free,
   /// the window moves a quarter of the slab between two O(count) moves, so
   /// they cost O(1) a particle, amortised; the slab stays under twice the
   /// largest `needed` plus a block.

@@ -4,11 +4,11 @@ import SleetMath
 /// to front).
 ///
 /// In one store, the particles of several cells interleave in birth order,
-/// so every block mixes constants rows: a frame gathered eight rows and
-/// transposed them per block, counted each cell's particles first and wrote
-/// each lane to its cell's next row, and a step collected, sorted and
-/// appended records one by one. `two-cells n=10000` took 4.2× the one-cell
-/// frame (sleet-bench, Zen 4, 2026-12-03).
+/// so every block mixes constants rows: a frame gathers eight rows and
+/// transposes them per block, counts each cell's particles first and writes
+/// each lane to its cell's next row, and a step collects, sorts and appends
+/// records one by one, several times the cost of a one-cell effect's frame
+/// and step (`sleet-bench --filter two-cells`).
 ///
 /// When every cell is top-level, the effect rejects births over its budget
 /// (no capping, which cuts the oldest across cells) and every segment draws
