@@ -171,7 +171,7 @@ extension BenchmarkRunner {
             two.seek(to: 10)
             try expectLive(two, n)
             let oneStore = try benchmarkSystem(try Effect(emitter: emitter), .init(threads: 1), suite: "particles")
-            oneStore.usesCellStores = false
+            oneStore.paths.cellStores = false
             oneStore.seek(to: 10)
             try expectLive(oneStore, n)
             // Systems of their own for the steps and seeks.
@@ -179,7 +179,7 @@ extension BenchmarkRunner {
               -> ParticleSystem
             {
               let s = try benchmarkSystem(effect, .init(threads: 1), suite: "particles")
-              if !cellStores { s.usesCellStores = false }
+              if !cellStores { s.paths.cellStores = false }
               if let time { s.seek(to: time) }
               return s
             }
@@ -257,7 +257,7 @@ extension BenchmarkRunner {
               emitter.renderMode = mode
               emitter.preservesDepth = true
               let system = try benchmarkSystem(try Effect(emitter: emitter), .init(threads: 1), suite: "particles")
-              if !cellStores { system.usesCellStores = false }
+              if !cellStores { system.paths.cellStores = false }
               system.seek(to: 10)
               try expectLive(system, n)
               systems.append(system)

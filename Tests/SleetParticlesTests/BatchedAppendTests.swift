@@ -10,7 +10,7 @@ import Testing
 /// in both of its copies) or, for shapes placed per lane, column by column
 /// (``ParticleStore/appendBlock(_:times:constantsIndex:cell:)``) — against
 /// its naive twin, the record-by-record ``ParticleSystem/append(_:)``
-/// (`usesBlockAppend = false`): after every seek and step the two stores hold
+/// (`paths.blockAppend = false`): after every seek and step the two stores hold
 /// the same bytes — every slot of every stored block including the tail
 /// lanes, the ids and each block's surely-alive bound.
 @Suite("Batched slab append equals the per-record append")
@@ -122,9 +122,9 @@ struct BatchedAppendTests {
     var blocksWritten = 0
     for (name, effect) in try Self.effects() {
       let fast = try ParticleSystem(effect: effect)
-      fast.usesAVX2BirthKernels = avx2
+      fast.paths.avx2BirthKernels = avx2
       let naive = try ParticleSystem(effect: effect)
-      naive.usesBlockAppend = false
+      naive.paths.blockAppend = false
       #expect(fast.tree.nodes.count == 1)
       for step in Self.schedule {
         if step.seek {

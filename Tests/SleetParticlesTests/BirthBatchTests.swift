@@ -100,7 +100,7 @@ struct BirthBatchTests {
   static func batchedBirths(_ system: ParticleSystem, node: Int, after lo: Double, through hi: Double) -> [BirthRecord]
   {
     var out: [BirthRecord] = []
-    system.forEachTopLevelBirth(node: node, after: lo, through: hi) { out.append($0) }
+    system.births.forEachTopLevelBirth(node: node, after: lo, through: hi) { out.append($0) }
     return out
   }
 

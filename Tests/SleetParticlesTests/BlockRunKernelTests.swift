@@ -356,7 +356,7 @@ struct BlockRunKernelTests {
   @Test(arguments: ["confetti", "fireworks"], [false, true])
   func oneBlockAtATimeEqualsTheRuns(preset: String, compact: Bool) throws {
     let system = try ParticleSystem(effect: try Effect.preset(named: preset))
-    if system.usesCellStores { system.usesCellStores = false }
+    if system.usesCellStores { system.paths.cellStores = false }
     system.seek(to: 6.1)
     let store = system.store
     let t = try #require(system.localTime)

@@ -121,9 +121,9 @@ struct CellOrderKernelTests {
       let sorted = try ParticleSystem(effect: effect, configuration: configuration)
       // Both in the single store, where the cell-order write runs (a store
       // per cell needs neither: CellStoreTests).
-      direct.usesCellStores = false
-      sorted.usesCellStores = false
-      sorted.usesCellOrderWrite = false
+      direct.paths.cellStores = false
+      sorted.paths.cellStores = false
+      sorted.paths.cellOrderWrite = false
       var frames = (ParticleFrame(), ParticleFrame())
       var drawn = 0
       for step in 0..<40 {

@@ -108,7 +108,7 @@ struct CellStoreTests {
       let cells = try ParticleSystem(effect: effect, configuration: configuration)
       let single = try ParticleSystem(effect: effect, configuration: configuration)
       #expect(cells.usesCellStores, "\(name) keeps a store per cell")
-      single.usesCellStores = false
+      single.paths.cellStores = false
       var frames = (ParticleFrame(), ParticleFrame())
       var drawn = 0
       var storesInUse = 0
@@ -149,7 +149,7 @@ struct CellStoreTests {
     for (name, effect) in try Self.effects() {
       let cells = try ParticleSystem(effect: effect)
       let single = try ParticleSystem(effect: effect)
-      single.usesCellStores = false
+      single.paths.cellStores = false
       let streams = (
         try BirthDeltaStream(system: cells, capacity: 4096, source: .fullSystem),
         try BirthDeltaStream(system: single, capacity: 4096, source: .fullSystem)

@@ -152,7 +152,7 @@ struct ChildBirthBatchTests {
     for (name, effect) in effects {
       let batched = try ParticleSystem(effect: effect)
       let scalar = try ParticleSystem(effect: effect)
-      scalar.usesChildBirthBatches = false
+      scalar.paths.childBirthBatches = false
       var frames = (ParticleFrame(), ParticleFrame())
       var live = 0
       for (k, (t, seeks)) in Self.times.enumerated() {
@@ -167,7 +167,9 @@ struct ChildBirthBatchTests {
       }
       #expect(live > 100, "\(name) has particles")
       // The path under test ran, and the other did not.
-      #expect(batched.childBatchesSampled > 0 && scalar.childBatchesSampled == 0, "\(name) sampled batches")
+      #expect(
+        batched.diagnostics.childBatchesSampled > 0 && scalar.diagnostics.childBatchesSampled == 0,
+        "\(name) sampled batches")
     }
   }
 }

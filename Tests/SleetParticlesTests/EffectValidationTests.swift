@@ -110,7 +110,7 @@ struct EffectValidationTests {
     #expect(throws: Never.self) { try Emitter(emitterCells: [testCell("a#")]).validate() }
   }
 
-  /// Issue 8 item 7: a change time built in code is checked like a file's,
+  /// A change time built in code is checked like a file's,
   /// before the changes are sorted (a NaN would make the order undefined).
   /// The error names the change by its index in the list as given.
   @Test(arguments: [
@@ -161,7 +161,7 @@ struct EffectValidationTests {
     #expect(throws: Never.self) { try custom.validate(includingSprites: false) }
   }
 
-  /// Issue 8 item 7: the cell limit is part of the shared validation, so an
+  /// The cell limit is part of the shared validation, so an
   /// effect file with 300 cells is rejected where it is read (as `sleet
   /// validate` reads it), naming `emitterCells`.
   @Test func effectFilesWithMoreThan255CellsAreRejected() throws {

@@ -126,7 +126,7 @@ struct GPUSlotBatchTests {
       system.appendAliveBirthSlots(after: previous, at: t, into: &slots, records: &records)
       var expected: [GPUBirthSlot] = []
       let lo = Swift.max(previous ?? -.infinity, t - system.tree.maximumLifetime(0))
-      system.forEachTopLevelBirth(node: 0, after: lo, through: t) { r in
+      system.births.forEachTopLevelBirth(node: 0, after: lo, through: t) { r in
         if r.isAlive(at: t) {
           expected.append(GPUBirthSlot(r, constantsRow: system.tree.constantsIndex(cell: 0, birthTime: r.birthTime)))
         }

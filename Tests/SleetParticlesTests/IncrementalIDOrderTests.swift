@@ -116,7 +116,7 @@ struct IncrementalIDOrderRenderTests {
           instanceLayout: compact ? .compact : .full)
         let incremental = try ParticleSystem(effect: effect, configuration: configuration)
         let full = try ParticleSystem(effect: effect, configuration: configuration)
-        full.usesIncrementalIDOrder = false
+        full.paths.incrementalIDOrder = false
         var frames = (ParticleFrame(), ParticleFrame())
         var drawn = 0
         for step in 0..<150 {

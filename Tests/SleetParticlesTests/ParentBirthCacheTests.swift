@@ -49,7 +49,7 @@ struct ParentBirthCacheTests {
     for (name, effect) in try Self.effects() {
       let kept = try ParticleSystem(effect: effect)
       let anew = try ParticleSystem(effect: effect)
-      anew.usesParentBirthCache = false
+      anew.paths.parentBirthCache = false
       var frames = (ParticleFrame(), ParticleFrame())
       var live = 0
       var cached = 0
@@ -61,16 +61,16 @@ struct ParentBirthCacheTests {
         anew.render(into: &frames.1)
         #expect(frames.0.instances == frames.1.instances, "\(name), time \(k): \(t) s")
         live = max(live, records.0.count)
-        cached = max(cached, kept.parentBirths.compactMap { $0?.records.count }.reduce(0, +))
+        cached = max(cached, kept.births.parentBirths.compactMap { $0?.records.count }.reduce(0, +))
       }
       #expect(live > 100, "\(name) has particles")
       // The path under test ran: parents were kept.
-      #expect(cached > 0 && anew.parentBirths.allSatisfy { $0 == nil }, "\(name) kept its parents")
+      #expect(cached > 0 && anew.births.parentBirths.allSatisfy { $0 == nil }, "\(name) kept its parents")
       // Parents without a birth in a step were skipped by their cursors
       // (schedules of one rate: without timed changes), and none without
       // the cache.
-      if effect.changes.isEmpty { #expect(kept.childCursorSkips > 0, "\(name) skipped parents") }
-      #expect(anew.childCursorSkips == 0, "\(name)")
+      if effect.changes.isEmpty { #expect(kept.diagnostics.childCursorSkips > 0, "\(name) skipped parents") }
+      #expect(anew.diagnostics.childCursorSkips == 0, "\(name)")
     }
   }
 
@@ -89,7 +89,7 @@ struct ParentBirthCacheTests {
     let effect = testEffect([parent])
     let kept = try ParticleSystem(effect: effect)
     let anew = try ParticleSystem(effect: effect)
-    anew.usesParentBirthCache = false
+    anew.paths.parentBirthCache = false
     var t = 0.0
     var live = 0
     for step in 0..<120 {
@@ -105,6 +105,6 @@ struct ParentBirthCacheTests {
     }
     // Sub-cell births fell on step ends, and the cursors skipped parents.
     let onEnds = kept.liveRecords().filter { $0.cell == 1 && ($0.birthTime * 8).rounded() == $0.birthTime * 8 }
-    #expect(!onEnds.isEmpty && live > 50 && kept.childCursorSkips > 0)
+    #expect(!onEnds.isEmpty && live > 50 && kept.diagnostics.childCursorSkips > 0)
   }
 }

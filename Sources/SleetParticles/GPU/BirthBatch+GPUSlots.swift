@@ -12,10 +12,10 @@ extension BirthBatch {
   /// (`GPUSlotBatchTests`), and through the stream against the full-system
   /// source (`BirthsOnlyStreamTests`).
   ///
-  /// **Why a batch kernel:** the per-record path cost 80–100 ns a birth
-  /// on Zen 3 (portable build): a 64-byte record per lane, an ulp search
-  /// for the death time, a table look-up for the constants row and the
-  /// slot's 24 scalar stores, against about 30 ns for sampling the birth.
+  /// **Why a batch kernel:** per record, a birth's slot costs several times
+  /// its sampling: a 64-byte record per lane, an ulp search for the death
+  /// time, a table look-up for the constants row and the slot's 24 scalar
+  /// stores.
   /// Here the keys, the split birth time, `1 / lifetime` and the death time
   /// are eight lanes at once; only a lane whose death time `b + l` is not
   /// already the exact first dead time (see below) takes the scalar

@@ -9,7 +9,7 @@ extension ParticleSystem {
   /// when it steps from `previous` to `t` (``seek(to:)``'s live set when
   /// `previous` is nil): the same cells, the same intervals
   /// (`max(previous, t − longest lifetime of the cell)`, `t`], the same
-  /// enumeration (``forEachBirth(node:after:through:_:)``, whose records are
+  /// enumeration (``BirthEnumerator/forEachBirth(node:after:through:_:)``, whose records are
   /// pure functions of the effect, the seed and the birth index, and for a
   /// sub-cell of its parent's record, itself recomputed from the schedule),
   /// the same alive test and the same order. So the slots are bit for bit
@@ -33,7 +33,7 @@ extension ParticleSystem {
       // segment: `constantsIndex(cell:birthTime:)`).
       withUnsafeTemporaryAllocation(of: GPUBirthSlot.self, capacity: 8) { buffer in
         let out = buffer.baseAddress!
-        forEachTopLevelBatch(
+        births.forEachTopLevelBatch(
           node: 0, after: Swift.max(start, t - tree.maximumLifetime(0)), through: t, nextLength: { 8 }
         ) { source, times, count, _, segment in
           let written = source.sample().writeAliveSlots(
@@ -45,7 +45,7 @@ extension ParticleSystem {
     }
     records.removeAll(keepingCapacity: true)
     for node in tree.nodes.indices {
-      forEachBirth(node: node, after: Swift.max(start, t - tree.maximumLifetime(node)), through: t) { r in
+      births.forEachBirth(node: node, after: Swift.max(start, t - tree.maximumLifetime(node)), through: t) { r in
         if r.isAlive(at: t) { records.append(r) }
       }
     }

@@ -60,23 +60,13 @@ struct CellTree: Sendable {
       spriteIndex[key] = i
       return i
     }
-    func lookup(_ emitter: Emitter, _ indexPath: [Int]) -> EmitterCell? {
-      var cells = emitter.emitterCells
-      var cell: EmitterCell?
-      for i in indexPath {
-        guard i < cells.count else { return nil }
-        cell = cells[i]
-        cells = cells[i].emitterCells
-      }
-      return cell
-    }
     func add(_ cell: EmitterCell, indexPath: [Int], parent: Int?, parentPath: String?) {
       let number = nodes.count
       let name = cell.name ?? "#\(indexPath.last!)"
       let path = parentPath.map { "\($0).\(name)" } ?? name
       var perSegment: [CellParameters] = []
       for (j, emitter) in emitters.enumerated() {
-        let snapshot = lookup(emitter, indexPath)
+        let snapshot = Self.cell(at: indexPath, in: emitter)
         perSegment.append(
           CellParameters(
             cell: snapshot ?? cell, exists: snapshot != nil, layer: layers[j],
@@ -113,6 +103,20 @@ struct CellTree: Sendable {
       guard let parent = n.parent else { return 0 }
       return n.window(origin: 0, parentLifetime: nodes[parent].maximumLifetime)?.end ?? 0
     }
+  }
+
+  /// The cell at `indexPath` (an index into the emitter's cells, then
+  /// into that cell's sub-cells, …) of `emitter`; nil where a segment's
+  /// emitter has no such cell.
+  private static func cell(at indexPath: [Int], in emitter: Emitter) -> EmitterCell? {
+    var cells = emitter.emitterCells
+    var cell: EmitterCell?
+    for i in indexPath {
+      guard i < cells.count else { return nil }
+      cell = cells[i]
+      cells = cells[i].emitterCells
+    }
+    return cell
   }
 
   /// The segment whose stretch of the timeline contains `t`.
@@ -158,8 +162,8 @@ struct CellNode: Sendable {
   /// Per segment, the cell's ``parameters`` flattened for the birth
   /// kernels with the key and the emitter's seed
   /// (``BirthBatch/sampling(_:basis:key:seed:)``), made once here: per
-  /// `advance(to:)`, zeroing, filling and copying the 880-byte struct was
-  /// about a fifth of a small effect's step (perf, 2026-12-02). A
+  /// `advance(to:)`, zeroing, filling and copying the 880-byte struct is a
+  /// large share of a small effect's step. A
   /// sub-cell's axis and basis fields are unused (its axis is per birth).
   var birthSampling: [sleet_birth_params]
   /// Activity window (on the emitter's timeline for top-level cells, on the

@@ -167,9 +167,8 @@ enum BirthSampler {
   /// and inherited scale and colour.
   ///
   /// Always inlined, as is the sampler under it: called, its optional
-  /// 160-byte record came back through memory, and the caller copied it
-  /// twice (two `memcpy` calls and an outlined tag test per birth, 29 % of a
-  /// `fireworks` seek: perf and objdump, 2026-12-03).
+  /// 160-byte record comes back through memory, and the caller copies it
+  /// twice (two `memcpy` calls and an outlined tag test per birth).
   @inline(__always)
   static func child(
     tree: CellTree, seed: UInt32, node: Int, parent: BirthRecord, k: Int, birthTime: Double

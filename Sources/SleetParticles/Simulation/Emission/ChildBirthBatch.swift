@@ -15,10 +15,10 @@ import SleetMath
 /// parents at rest, moving in and out of the screen's plane and along ±z,
 /// closed, open and full cones, and both copies of the kernel.
 ///
-/// Why: a sub-cell's births were sampled one record at a time, each with
-/// its own parent state, axis, basis and four Philox blocks of one lane: 53 %
-/// of a `fireworks` seek, whose bursts give 300 sparks a rocket (perf,
-/// 2026-12-03).
+/// Why: sampled one record at a time, each sub-cell birth pays its own
+/// parent state, axis, basis and four Philox blocks of one lane, and
+/// sub-cell births dominate effects like `fireworks`, whose bursts give 300
+/// sparks a rocket.
 struct ChildBirthBatch {
   /// The parent's fields the kernel reads.
   let parent: sleet_parent_record
@@ -47,8 +47,7 @@ struct ChildBirthBatch {
   /// `count` are computed and ignored). Why a buffer and not a
   /// `SIMD8<Double>`: filled one lane at a time, the vector went through
   /// the stack whole at each store, and the reload after the narrow store
-  /// stalled store forwarding (28 % of this function in a `fireworks`
-  /// seek, perf annotate, 2026-12-03).
+  /// stalled store forwarding.
   ///
   /// `avx2` picks the kernel's AVX2 copy, as ``BirthBatch``. Same bits
   /// either way.

@@ -23,6 +23,9 @@ enum Emission {
   ///
   /// Random slots: `u.x`, `u.y`, `u.z` are continuous coordinates, `u.w`
   /// chooses among discrete alternatives (endpoint, corner, edge, face side).
+  ///
+  /// Longer than 80 lines: one case per cell of the table above, kept in
+  /// one switch so that it reads as the table does.
   static func position(
     shape: EmitterShape, mode: EmitterMode, center: SIMD3<Float>, size: SIMD2<Float>,
     depth: Float, u: SIMD4<Float>

@@ -6,8 +6,8 @@
 /// at its end. The previous frame's sorted order, less the dead, is then
 /// already the survivors' sorted order: only the births need a sort, and one
 /// merge joins the two. Sub-cells' ids are hashes, so each frame of an effect
-/// with sub-cells (fireworks) needs this sort, which took 63 % of the
-/// `fireworks` preset's `render` as a full radix sort (`perf`, 2026-12-03).
+/// with sub-cells (fireworks) needs this sort, which as a full radix sort
+/// is most of such an effect's `render`.
 ///
 /// The result is exactly ``RadixPermutation``'s stable sort of the new ids,
 /// whatever happened between the frames (a seek, capping, a hidden cell shown

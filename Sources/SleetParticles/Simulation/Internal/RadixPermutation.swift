@@ -14,16 +14,12 @@
 /// whose low 56 bits are a birth index (top-level cells, already in order
 /// within the cell) or a hash (sub-cells). Splits order them in two or
 /// three levels (by cell, by the hash's top bytes, then buckets of a few
-/// keys) where the bytewise passes take all eight bytes: the fireworks
-/// preset's 688-particle frame went from 27–37 µs to 14–21 µs in
-/// `sleet-bench`, and in a standalone `swiftc -O -wmo` loop (2026-12-02,
-/// Zen 3 VM) id-shaped keys sorted 2.0× faster at 688 and 10 000 keys and
-/// 1.5× at 100 000 and a million. Four-byte depth keys (float bits, whose
-/// top byte takes few values) need more levels: splits beat passes at 688
-/// to 10 000 keys (1.2–1.3×), tied at 100 000 and lost at a million (32–36
-/// against 22–28 ms). Ids of top-level cells only (the cell byte, then
-/// ascending birth indices) split once, by cell, into buckets already in
-/// order: 2.4–2.9× faster than passes at 100 000 and a million keys. So
+/// keys) where the bytewise passes take all eight bytes, so id-shaped keys
+/// sort faster by splits at every size. Four-byte depth keys (float bits,
+/// whose top byte takes few values) need more levels: splits win up to
+/// about ten thousand keys and lose at a million. Ids of top-level cells
+/// only (the cell byte, then ascending birth indices) split once, by cell,
+/// into buckets already in order. So
 /// ``sort(bytes:strategy:by:)`` splits 8-byte keys (the render order's ids),
 /// keys of at least five differing bytes, and any keys up to
 /// ``splitsUpTo``; it runs passes for many narrow keys (depths).
@@ -35,7 +31,7 @@
 ///   state.
 /// - Note: Within a range, the already-in-order test counts descents with
 ///   arithmetic (``borrow(_:_:)``): as a comparison, LLVM made it a branch
-///   that mispredicted on about every other random key, and splits cost 2×.
+///   that mispredicts on about every other random key.
 struct RadixPermutation {
   /// The sorted order: `order[j]` is the index of the j-th smallest key.
   private(set) var order: [Int32] = []

@@ -60,10 +60,12 @@ final class ParticleStore: @unchecked Sendable {
   private var boundBase: UnsafeMutablePointer<Double>
   /// Particles the slab can hold (a multiple of 8).
   private(set) var capacity: Int
-  /// First stored block of the slab.
-  private var head = 0
+  /// First stored block of the slab. Written only by the store's own files
+  /// (appends here, removals in ParticleStore+Maintenance.swift), as are
+  /// `count` and the bounds.
+  var head = 0
   /// Particles stored, holes included.
-  private(set) var count: Int = 0
+  var count: Int = 0
   /// Blocks written whole by ``appendBlock(_:times:constantsIndex:cell:)``
   /// since the store was made (tests check that the fast path ran).
   private(set) var blocksAppended = 0
@@ -110,37 +112,7 @@ final class ParticleStore: @unchecked Sendable {
   /// frame's block loop tests a block with one compare
   /// (`sleet_evaluate_blocks8`); the bound is monotonic in the death, so the
   /// running minimum of bounds is the bound of the minimum.
-  private var aliveBounds: UnsafeMutablePointer<Double> { boundBase + head }
-
-  /// The per-block bounds of ``isSurelyAlive(block:at:)``, block 0 first,
-  /// for the ``fullBlocks`` whole blocks (the frame's C block loop reads
-  /// them). Valid until the next mutation.
-  var surelyAliveBounds: UnsafePointer<Double> { UnsafePointer(aliveBounds) }
-
-  /// Blocks whose eight lanes are all stored (holes included).
-  var fullBlocks: Int { count >> 3 }
-
-  /// d − 10⁻¹²·max(1, |d|): below it, t − birth < lifetime holds exactly in
-  /// every lane of a block whose earliest end of life is d (see
-  /// ``isSurelyAlive(block:at:)``). Monotonic in d: every step rounds a
-  /// monotonic function. −∞ stays −∞; +∞ gives NaN, never above any t.
-  @inline(__always)
-  static func surelyAliveBound(death d: Double) -> Double { d - 1e-12 * Swift.max(1, abs(d)) }
-
-  /// Whether every lane of full block `b` is certainly alive at `t`, read
-  /// from one `Double` instead of the block's birth-time and lifetime slots:
-  /// t is below the block's earliest end of life by a margin of 10⁻¹²
-  /// relative (thousands of ulps), so t − birth < lifetime holds exactly in
-  /// every lane. False for the last, partial block and near the margin (the
-  /// caller then checks the lanes).
-  ///
-  /// Invariant the callers keep: `t` is at or after every stored birth (the
-  /// store only ever holds births up to the system's current time).
-  @inline(__always)
-  func isSurelyAlive(block b: Int, at t: Double) -> Bool {
-    guard (b + 1) * 8 <= count else { return false }
-    return t < aliveBounds[b]
-  }
+  var aliveBounds: UnsafeMutablePointer<Double> { boundBase + head }
 
   /// Makes room for at least `needed` particles in the window: slides the
   /// window to the slab's start when that leaves a quarter of the slab free,
@@ -151,7 +123,7 @@ final class ParticleStore: @unchecked Sendable {
   /// again a few steps later. Growing only to `needed` once reallocated,
   /// zeroed and copied the whole slab every few frames of a steady effect
   /// whose count sat just under the capacity (1000 particles in a slab of
-  /// 1024: about 1 µs of a 1.4 µs step, 2026-12-02). With a quarter free,
+  /// 1024), most of its step. With a quarter free,
   /// the window moves a quarter of the slab between two O(count) moves, so
   /// they cost O(1) a particle, amortised; the slab stays under twice the
   /// largest `needed` plus a block.
@@ -231,10 +203,6 @@ final class ParticleStore: @unchecked Sendable {
     let age = t - birthTime(i)
     return age >= 0 && age < Double(lifetime(i))
   }
-
-  /// The bound of ``isSurelyAlive(block:at:)`` recorded for stored block
-  /// `b` (tests compare it).
-  func surelyAliveBound(block b: Int) -> Double { aliveBounds[b] }
 
   /// Writes `r` at index `i` (no bounds growth).
   @inline(__always)
@@ -389,15 +357,9 @@ final class ParticleStore: @unchecked Sendable {
     return true
   }
 
-  /// Empties the store (keeping the slab).
-  func removeAll() {
-    count = 0
-    head = 0
-  }
-
   /// Moves particle `from` to index `to` (< from), lane by lane: its birth
   /// time, then its 4-byte word of every other slot of the block.
-  private func move(from: Int, to: Int) {
+  func move(from: Int, to: Int) {
     timeSlot(to).pointee = timeSlot(from).pointee
     let birthTimes = SLEET_SLAB_BIRTH_TIME..<SLEET_SLAB_BIRTH_TIME + MemoryLayout<SIMD8<Double>>.size
     // Lane 0 of each slot is at the slot's offset from these.
@@ -410,50 +372,9 @@ final class ParticleStore: @unchecked Sendable {
     ids[to] = ids[from]
   }
 
-  /// Removes particles for which `remove` is true, keeping the order of the
-  /// rest, and resets the lanes past the new count.
-  /// - Complexity: O(count), no allocations.
-  func removeAll(where remove: (Int) -> Bool) {
-    var o = 0
-    for i in 0..<count where !remove(i) {
-      if o != i { move(from: i, to: o) }
-      o += 1
-    }
-    count = o
-    clearTail()
-    recomputeBounds()
-  }
-
-  /// Recomputes every block's surely-alive bound from its lanes.
-  private func recomputeBounds() {
-    for b in 0..<blockCount {
-      var death = Double.infinity
-      for i in b * 8..<Swift.min(count, b * 8 + 8) {
-        death = Swift.min(death, birthTime(i) + Double(lifetime(i)))
-      }
-      aliveBounds[b] = Self.surelyAliveBound(death: death)
-    }
-  }
-
-  /// Removes the first `blocks` whole blocks (8·blocks particles), keeping
-  /// the order: the window's start moves.
-  /// - Complexity: O(1).
-  func removeFirstBlocks(_ blocks: Int) {
-    precondition(blocks >= 0 && blocks * 8 <= count)
-    head += blocks
-    count -= blocks * 8
-    if count == 0 { head = 0 }
-  }
-
-  /// Removes the first `n` particles (the oldest), keeping the order.
-  func removeFirst(_ n: Int) {
-    guard n > 0 else { return }
-    removeAll { $0 < n }
-  }
-
   /// Marks lanes past `count` in the last block as never alive, with lane
   /// 0's constants.
-  private func clearTail() {
+  func clearTail() {
     guard count & 7 != 0 else { return }
     let first = count & ~7
     var i = count

@@ -8,7 +8,7 @@ extension ParticleSystem {
   /// evaluates the full closed form. For benchmarks of the kernel against the
   /// naive path on the same effect.
   /// - Complexity: O(1).
-  public static func steadyStateEffect(liveParticles: Int, lifetime: Float = 10) -> Effect {
+  package static func steadyStateEffect(liveParticles: Int, lifetime: Float = 10) -> Effect {
     precondition(liveParticles > 0 && lifetime > 0, "liveParticles and lifetime must be positive")
     var cell = EmitterCell(name: "particle")
     cell.birthRate = Float(liveParticles) / lifetime
@@ -38,7 +38,7 @@ extension NaiveParticleSimulator {
   /// start both paths from the same N live particles without simulating the
   /// naive path up to it.
   /// - Complexity: O(live particles), one allocation per particle.
-  public convenience init(startingFrom system: ParticleSystem) {
+  package convenience init(startingFrom system: ParticleSystem) {
     self.init(effect: system.effect)
     guard let t = system.localTime else { return }
     let records = system.liveRecords()

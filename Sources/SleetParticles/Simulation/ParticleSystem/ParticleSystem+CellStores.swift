@@ -4,11 +4,11 @@ import SleetMath
 /// to front).
 ///
 /// In one store, the particles of several cells interleave in birth order,
-/// so every block mixes constants rows: a frame gathered eight rows and
-/// transposed them per block, counted each cell's particles first and wrote
-/// each lane to its cell's next row, and a step collected, sorted and
-/// appended records one by one. `two-cells n=10000` took 4.2× the one-cell
-/// frame (sleet-bench, Zen 4, 2026-12-03).
+/// so every block mixes constants rows: a frame gathers eight rows and
+/// transposes them per block, counts each cell's particles first and writes
+/// each lane to its cell's next row, and a step collects, sorts and appends
+/// records one by one, several times the cost of a one-cell effect's frame
+/// and step (`sleet-bench --filter two-cells`).
 ///
 /// When every cell is top-level, the effect rejects births over its budget
 /// (no capping, which cuts the oldest across cells) and every segment draws
@@ -30,7 +30,7 @@ import SleetMath
 ///
 /// The same frames and records bit for bit as the single store
 /// (`CellStoreTests`; ``liveRecords()`` merges the stores into the single
-/// store's order). Other effects, and `usesCellStores = false`, keep the
+/// store's order). Other effects, and `paths.cellStores = false`, keep the
 /// single store.
 extension ParticleSystem {
   /// Whether an effect with this tree keeps a store per cell under
@@ -55,31 +55,18 @@ extension ParticleSystem {
     for (c, s) in cellStores.enumerated() { advanceCell(c, in: s, from: previous, to: t) }
   }
 
-  /// ``render(into:)``'s evaluation with a store per cell, at `t`: the
-  /// visible cells' stores in cell order, in chunks of `chunkSize`
-  /// particles. One pass into buffers sized for every stored particle (cut
-  /// afterwards) on one thread with few holes; otherwise pass 1 counts each
-  /// chunk's live particles, and a prefix sum in chunk order gives each
-  /// its output offset.
+  /// ``render(into:)``'s evaluation with a store per cell, at `t`
+  /// (``FramePlan/cellStores``): the visible cells' stores in cell order,
+  /// in chunks of `chunkSize` particles. One pass into buffers sized for
+  /// every stored particle (cut afterwards) on one thread with few holes;
+  /// otherwise pass 1 counts each chunk's live particles, and a prefix sum
+  /// in chunk order gives each its output offset.
   func renderFromCellStores(
     into frame: inout ParticleFrame, at t: Double, threads: Int, computesAffines: Bool, computesIDs: Bool,
     layer: LayerParameters
   ) {
     let cells = cellStores.count
-    let blocksPerChunk = Swift.max(1, (configuration.chunkSize + 7) / 8)
-    cellStoreParts.removeAll(keepingCapacity: true)
-    var stored = 0
-    var fewHoles = true
-    for c in 0..<cells where !hidden[c] {
-      let s = cellStores[c]
-      stored += s.count
-      fewHoles = fewHoles && (s.count - s.lastKnownAlive) * 8 <= s.count
-      var b = 0
-      while b < s.blockCount {
-        cellStoreParts.append(CellStorePart(cell: c, blocks: b..<Swift.min(s.blockCount, b + blocksPerChunk)))
-        b += blocksPerChunk
-      }
-    }
+    let (stored, fewHoles) = cutCellStoresIntoParts()
     let parts = cellStoreParts
     let stores = cellStores
     let singlePass = (threads <= 1 || parts.count <= 1) && fewHoles
@@ -129,22 +116,33 @@ extension ParticleSystem {
     }
     if singlePass { resizeOutputs(&frame, to: total, compact: compact, affines: computesAffines) }
     assert(!computesIDs && !byDepth || Self.isAscending(scratchIDs, count: total), "the cell stores' ids out of order")
-    if computesIDs {
-      Self.resize(&frame.ids, to: total, filler: 0)
-      for i in 0..<total { frame.ids[i] = scratchIDs[i] }
-    } else {
-      frame.ids.removeAll(keepingCapacity: true)
-    }
     // Back to front: the id order above, then the stable sort by tracked
     // z, as from one store (applyOrder finds the ids in order and sorts by
     // depth alone).
-    if byDepth { applyOrder(.backToFront, to: &frame, count: total) }
-    for c in 0..<cells where !hidden[c] { noteAlive(cellCursors[c], in: stores[c], at: t) }
-    frame.batches.removeAll(keepingCapacity: true)
-    if total > 0 {
-      frame.batches.append(
-        DrawBatch(range: 0..<total, blendMode: layer.renderMode == .additive ? .additive : .sourceOver))
+    finishFrame(&frame, count: total, mode: layer.renderMode, computesIDs: computesIDs, inDrawOrder: !byDepth)
+    for c in 0..<cells where !hidden[c] { stores[c].compactIfMostlyDead(alive: cellCursors[c], at: t) }
+  }
+
+  /// Cuts the visible cells' stores into the frame's chunks
+  /// (``cellStoreParts``, cell by cell, each of whole blocks of at least
+  /// `chunkSize` particles). Returns the particles they store and whether
+  /// each has few holes (``ParticleStore/hasFewHoles``).
+  func cutCellStoresIntoParts() -> (stored: Int, fewHoles: Bool) {
+    let blocksPerChunk = Swift.max(1, (configuration.chunkSize + 7) / 8)
+    cellStoreParts.removeAll(keepingCapacity: true)
+    var stored = 0
+    var fewHoles = true
+    for c in 0..<cellStores.count where !hidden[c] {
+      let s = cellStores[c]
+      stored += s.count
+      fewHoles = fewHoles && s.hasFewHoles
+      var b = 0
+      while b < s.blockCount {
+        cellStoreParts.append(CellStorePart(cell: c, blocks: b..<Swift.min(s.blockCount, b + blocksPerChunk)))
+        b += blocksPerChunk
+      }
     }
+    return (stored, fewHoles)
   }
 }
 

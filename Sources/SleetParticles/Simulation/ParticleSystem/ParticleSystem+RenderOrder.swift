@@ -15,7 +15,7 @@ extension ParticleSystem {
       return
     case .unordered, .additive:
       if tree.nodes.count <= 1 || Self.isAscending(scratchIDs, count: n) { return }
-      if usesIncrementalIDOrder {
+      if paths.incrementalIDOrder {
         // From the previous frame's order: the survivors keep theirs, the
         // births are sorted and merged in (the same order as the sort below).
         scratchIDs.withUnsafeBufferPointer { ids in idOrder.sort(UnsafeBufferPointer(rebasing: ids[0..<n])) }
@@ -28,7 +28,7 @@ extension ParticleSystem {
     case .backToFront:
       // By id (incrementally, as above, when not already in order), then
       // stably by depth.
-      if usesIncrementalIDOrder && !Self.isAscending(scratchIDs, count: n) {
+      if paths.incrementalIDOrder && !Self.isAscending(scratchIDs, count: n) {
         scratchIDs.withUnsafeBufferPointer { ids in idOrder.sort(UnsafeBufferPointer(rebasing: ids[0..<n])) }
         permutation.reset(to: idOrder.order)
       } else {
@@ -77,8 +77,7 @@ extension ParticleSystem {
 
   /// `destination[j] = source[order[j]]` for j < n, through buffer pointers:
   /// written as subscripts of the system's stored arrays, each element could
-  /// pay an exclusivity and a uniqueness check, as the sort's loops did
-  /// (perf, 2026-12-02; the gathers' own share was not measured apart).
+  /// pay an exclusivity and a uniqueness check.
   /// - Precondition: `order` is a permutation of `0..<n` and both arrays
   ///   hold at least `n` elements.
   static func gather<T>(_ source: [T], by order: [Int32], count n: Int, into destination: inout [T]) {

@@ -29,6 +29,11 @@ extension ParticleSystem {
 
   /// ``render(into:)`` with the configuration's thread count and affine
   /// switch overridden, so benchmarks can compare them on one live set.
+  ///
+  /// The frame's plan (``FramePlan``) is chosen once, from the stores and
+  /// the frame's options, and executed by one function; every plan writes
+  /// the particles in evaluation order, then ``finishFrame(_:count:mode:computesIDs:inDrawOrder:)``
+  /// puts them in draw order.
   package func render(
     into frame: inout ParticleFrame, threads: Int, computesAffines: Bool, computesIDs: Bool = false
   ) {
@@ -36,6 +41,96 @@ extension ParticleSystem {
     let t = localTime ?? 0
     let segment = tree.segment(at: t)
     let layer = tree.layers[segment]
+    let anyHidden = beginFrame(&frame, at: t, segment: segment)
+    let grid = ChunkGrid(blocks: store.blockCount, chunkSize: configuration.chunkSize)
+    let plan = framePlan(layer: layer, threads: threads, anyHidden: anyHidden, chunks: grid.chunks)
+    if plan == .cellStores {
+      renderFromCellStores(
+        into: &frame, at: t, threads: threads, computesAffines: computesAffines, computesIDs: computesIDs,
+        layer: layer)
+      return
+    }
+    if chunkCounts.count < grid.chunks + 1 { chunkCounts = Array(repeating: 0, count: grid.chunks + 1) }
+    hidden.withUnsafeBufferPointer { hiddenBuffer in
+      let pass = FramePass(
+        t: t, threads: threads, grid: grid, compact: configuration.instanceLayout == .compact,
+        computesAffines: computesAffines, hidden: UncheckedSendable(anyHidden ? hiddenBuffer.baseAddress : nil),
+        flattensDepth: !layer.preservesDepth, writesSortKeys: sortsByID(layer.renderMode) || computesIDs)
+      let total: Int
+      switch plan {
+      case .cellOrder: total = renderInCellOrder(into: &frame, pass)
+      case .onePass: total = renderInOnePass(into: &frame, pass)
+      case .chunked, .cellStores: total = renderInChunks(into: &frame, pass)
+      }
+      if plan == .cellOrder {
+        assert(Self.isAscending(scratchIDs, count: total), "the cell-order write left ids out of order")
+      }
+      finishFrame(
+        &frame, count: total, mode: layer.renderMode, computesIDs: computesIDs, inDrawOrder: plan == .cellOrder)
+      if !anyHidden && localTime != nil { store.compactIfMostlyDead(alive: total, at: t) }
+    }
+  }
+
+  /// How ``render(into:)`` evaluates a frame: chosen once a frame by
+  /// ``framePlan(layer:threads:anyHidden:chunks:)``, executed by one
+  /// function each.
+  enum FramePlan: Equatable {
+    /// A store per cell, evaluated in turn in cell order
+    /// (``renderFromCellStores(into:at:threads:computesAffines:computesIDs:layer:)``).
+    case cellStores
+    /// Several top-level cells drawn by id from one store: each particle
+    /// written straight at its cell's next output row, so the frame comes
+    /// out in id order (``renderInCellOrder(into:_:)``).
+    case cellOrder
+    /// One worker and few holes: one pass into buffers sized for every
+    /// stored particle, cut to the live count after (``renderInOnePass(into:_:)``).
+    case onePass
+    /// Pass 1 counts each chunk's live particles, a prefix sum gives each
+    /// chunk its output offset, pass 2 evaluates the chunks
+    /// (``renderInChunks(into:_:)``).
+    case chunked
+  }
+
+  /// The plan of a frame of `layer` on `threads` threads over `chunks`
+  /// chunks of the single store (``FramePlan``).
+  ///
+  /// The cell-order write serves several top-level cells drawn by id: a
+  /// top-level cell's ids count its births, and the store holds them in
+  /// birth order, so writing each cell's particles straight to its range of
+  /// the output (counted first) gives id order, with no sort and no gather
+  /// after. Not with sub-cells, whose ids are hashes and need the sort
+  /// anyway (the store-order write is cheaper then), nor while a cell is
+  /// hidden (the lane-by-lane path).
+  ///
+  /// One pass skips re-reading the birth-time and lifetime lines of every
+  /// block, but its sizing writes a filler per hole, so with many holes
+  /// (dead particles awaiting compaction) two passes are cheaper; several
+  /// workers need pass 1's counts for their output offsets.
+  func framePlan(layer: LayerParameters, threads: Int, anyHidden: Bool, chunks: Int) -> FramePlan {
+    if usesCellStores { return .cellStores }
+    let drawsByCell =
+      paths.cellOrderWrite && sortsByID(layer.renderMode) && !anyHidden && localTime != nil
+      && (layer.renderMode == .unordered || layer.renderMode == .additive)
+      && tree.roots.count == tree.nodes.count
+    if drawsByCell { return .cellOrder }
+    return (threads <= 1 || chunks <= 1) && store.hasFewHoles ? .onePass : .chunked
+  }
+
+  /// Whether a frame drawn in `mode` needs the particles' ids as sort keys:
+  /// birth order is the order of `oldestFirst`/`oldestLast`, and id order
+  /// too when there is a single cell (ids k ascend with birth time).
+  func sortsByID(_ mode: RenderMode) -> Bool {
+    switch mode {
+    case .oldestFirst, .oldestLast: false
+    case .unordered, .additive: tree.nodes.count > 1
+    case .backToFront: true
+    }
+  }
+
+  /// The frame's fields that do not depend on the particles, and the hidden
+  /// cells of `segment` in ``hidden``; empties the stores before the first
+  /// seek or step. Returns whether any cell is hidden.
+  func beginFrame(_ frame: inout ParticleFrame, at t: Double, segment: Int) -> Bool {
     frame.time = t
     frame.sprites = tree.sprites
     frame.spriteContentsScales = tree.spriteContentsScales
@@ -46,182 +141,27 @@ extension ParticleSystem {
       hidden[i] = !node.parameters[segment].isEnabled
       anyHidden = anyHidden || hidden[i]
     }
-    if localTime == nil { store.removeAll() }
-    if usesCellStores {
-      if localTime == nil { for s in cellStores { s.removeAll() } }
-      renderFromCellStores(
-        into: &frame, at: t, threads: threads, computesAffines: computesAffines, computesIDs: computesIDs,
-        layer: layer)
-      return
+    if localTime == nil {
+      store.removeAll()
+      if usesCellStores { for s in cellStores { s.removeAll() } }
     }
-
-    let blocks = store.blockCount
-    let blocksPerChunk = Swift.max(1, (configuration.chunkSize + 7) / 8)
-    let chunks = (blocks + blocksPerChunk - 1) / blocksPerChunk
-    if chunkCounts.count < chunks + 1 { chunkCounts = Array(repeating: 0, count: chunks + 1) }
-    let store = self.store
-    // Birth order is the order of oldestFirst/oldestLast, and id order too
-    // when there is a single cell (ids k ascend with birth time).
-    let needsSortKeys: Bool
-    switch layer.renderMode {
-    case .oldestFirst, .oldestLast: needsSortKeys = false
-    case .unordered, .additive: needsSortKeys = tree.nodes.count > 1
-    case .backToFront: needsSortKeys = true
-    }
-    let writesIDs = needsSortKeys || computesIDs
-    // Several top-level cells drawn by id: write each cell's particles
-    // straight to its range of the output (counted first). A top-level
-    // cell's ids count its births, and the store holds them in birth order,
-    // so the frame comes out in id order, with no sort and no gather after.
-    // Not with sub-cells, whose ids are hashes and need the sort anyway (the
-    // store-order write is cheaper then), nor while a cell is hidden (the
-    // lane-by-lane path).
-    let drawsByCell =
-      usesCellOrderWrite && needsSortKeys && !anyHidden && localTime != nil
-      && (layer.renderMode == .unordered || layer.renderMode == .additive)
-      && tree.roots.count == tree.nodes.count
-    // Chunks of the cell-order write: one for a single thread, so that
-    // each cell's range is written in one piece.
-    let cellParts = threads <= 1 ? 1 : Swift.max(1, chunks)
-    @Sendable func cellPartBlocks(_ c: Int) -> Range<Int> {
-      cellParts == 1 ? 0..<blocks : c * blocksPerChunk..<Swift.min(blocks, (c + 1) * blocksPerChunk)
-    }
-    hidden.withUnsafeBufferPointer { hiddenBuffer in
-      let hiddenPointer = anyHidden ? hiddenBuffer.baseAddress : nil
-      let hiddenBox = UncheckedSendable(hiddenPointer)
-      // One worker and few holes: a single pass into buffers sized for
-      // every stored particle (an upper bound), cut to the live count
-      // afterwards; this skips re-reading the birth-time and lifetime lines
-      // of every block. The sizing writes a filler per hole, so with many
-      // holes (dead particles awaiting compaction; store.count − the last
-      // live count bounds them) two passes are cheaper. Several workers:
-      // pass 1 counts each chunk's live particles so that a prefix sum gives
-      // each chunk its output offset.
-      let singlePass =
-        !drawsByCell && (threads <= 1 || chunks <= 1) && (store.count - store.lastKnownAlive) * 8 <= store.count
-      var total = 0
-      if drawsByCell {
-        // Pass 1 counts each part's live particles per cell; a prefix sum
-        // in (cell, part) order turns the counts into each part's first
-        // output index per cell.
-        let cells = tree.nodes.count
-        Self.resize(&cellCursors, to: cellParts * cells, filler: 0)
-        cellCursors.withUnsafeMutableBufferPointer { cursors in
-          cursors.update(repeating: 0)
-          let cursorsBox = UncheckedSendable(cursors.baseAddress!)
-          Self.parallel(chunks: cellParts, threads: threads) { c in
-            store.countByCell(blocks: cellPartBlocks(c), at: t, into: cursorsBox.value + c * cells)
-          }
-          for cell in 0..<cells {
-            for c in 0..<cellParts {
-              let n = cursors[c * cells + cell]
-              cursors[c * cells + cell] = total
-              total += n
-            }
-          }
-        }
-      } else if singlePass {
-        total = store.count
-      } else {
-        chunkCounts.withUnsafeMutableBufferPointer { counts in
-          let countsBox = UncheckedSendable(counts.baseAddress!)
-          Self.parallel(chunks: chunks, threads: threads) { c in
-            let range = c * blocksPerChunk..<Swift.min(blocks, (c + 1) * blocksPerChunk)
-            countsBox.value[c] = store.aliveCount(blocks: range, at: t, hidden: hiddenBox.value)
-          }
-        }
-        for c in 0..<chunks {
-          let n = chunkCounts[c]
-          chunkCounts[c] = total
-          total += n
-        }
-      }
-      let compact = configuration.instanceLayout == .compact
-      resizeOutputs(&frame, to: total, compact: compact, affines: computesAffines)
-      // Evaluate each chunk into its own output range.
-      withEvaluationTarget(
-        &frame, compact: compact, affines: computesAffines, hidden: hiddenBox.value,
-        flattensDepth: !layer.preservesDepth, writesSortKeys: writesIDs
-      ) { target in
-        if drawsByCell {
-          let cells = tree.nodes.count
-          cellCursors.withUnsafeMutableBufferPointer { cursors in
-            let cursorsBox = UncheckedSendable(cursors.baseAddress!)
-            Self.parallel(chunks: cellParts, threads: threads) { c in
-              store.evaluateByCell(
-                blocks: cellPartBlocks(c), at: t, into: target, cursors: cursorsBox.value + c * cells)
-            }
-          }
-          return
-        }
-        if singlePass {
-          total = store.evaluate(blocks: 0..<blocks, at: t, into: target, start: 0)
-          return
-        }
-        let starts = UncheckedSendable(chunkCounts)
-        Self.parallel(chunks: chunks, threads: threads) { c in
-          let range = c * blocksPerChunk..<Swift.min(blocks, (c + 1) * blocksPerChunk)
-          _ = store.evaluate(blocks: range, at: t, into: target, start: starts.value[c])
-        }
-      }
-      if singlePass { resizeOutputs(&frame, to: total, compact: compact, affines: computesAffines) }
-      if computesIDs {
-        Self.resize(&frame.ids, to: total, filler: 0)
-        for i in 0..<total { frame.ids[i] = scratchIDs[i] }
-      } else {
-        frame.ids.removeAll(keepingCapacity: true)
-      }
-      if drawsByCell {
-        assert(Self.isAscending(scratchIDs, count: total), "the cell-order write left ids out of order")
-      } else {
-        applyOrder(layer.renderMode, to: &frame, count: total)
-      }
-      if !anyHidden && localTime != nil { noteAlive(total, in: store, at: t) }
-      frame.batches.removeAll(keepingCapacity: true)
-      if total > 0 {
-        frame.batches.append(
-          DrawBatch(range: 0..<total, blendMode: layer.renderMode == .additive ? .additive : .sourceOver))
-      }
-    }
+    return anyHidden
   }
 
-  /// Calls `body` with the evaluation target over the frame's buffers (as
-  /// sized by ``resizeOutputs(_:to:compact:affines:)``) and the sort-key
-  /// scratch.
-  func withEvaluationTarget(
-    _ frame: inout ParticleFrame, compact: Bool, affines computesAffines: Bool, hidden: UnsafePointer<Bool>?,
-    flattensDepth: Bool, writesSortKeys: Bool, _ body: (EvaluationTarget) -> Void
-  ) {
-    frame.instances.withUnsafeMutableBufferPointer { instances in
-      frame.compactInstances.withUnsafeMutableBufferPointer { compactInstances in
-        frame.affines.withUnsafeMutableBufferPointer { affines in
-          scratchIDs.withUnsafeMutableBufferPointer { ids in
-            scratchDepths.withUnsafeMutableBufferPointer { depths in
-              // An empty frame has no buffers; a dummy non-nil pointer is
-              // never written through because every chunk writes 0 particles.
-              body(
-                EvaluationTarget(
-                  instances: instances.baseAddress ?? UnsafeMutablePointer(bitPattern: 64)!,
-                  compact: compact ? (compactInstances.baseAddress ?? UnsafeMutablePointer(bitPattern: 64)!) : nil,
-                  affines: computesAffines ? affines.baseAddress : nil,
-                  ids: ids.baseAddress ?? UnsafeMutablePointer(bitPattern: 64)!,
-                  depths: depths.baseAddress ?? UnsafeMutablePointer(bitPattern: 64)!,
-                  hidden: hidden, flattensDepth: flattensDepth, writesSortKeys: writesSortKeys))
-            }
-          }
-        }
-      }
+  /// The frame's last steps once its `n` particles are written in
+  /// evaluation order: the ids copied out when asked, the frame put in
+  /// `mode`'s order (unless already `inDrawOrder`), one draw batch.
+  func finishFrame(_ frame: inout ParticleFrame, count n: Int, mode: RenderMode, computesIDs: Bool, inDrawOrder: Bool) {
+    if computesIDs {
+      Self.resize(&frame.ids, to: n, filler: 0)
+      for i in 0..<n { frame.ids[i] = scratchIDs[i] }
+    } else {
+      frame.ids.removeAll(keepingCapacity: true)
     }
-  }
-
-  /// Sizes the frame's buffers (the layout's instance buffer, the affines
-  /// when asked; the other instance buffer emptied) and the sort-key scratch
-  /// for `n` particles, keeping capacity.
-  func resizeOutputs(_ frame: inout ParticleFrame, to n: Int, compact: Bool, affines: Bool) {
-    Self.resize(&frame.instances, to: compact ? 0 : n, filler: Self.blankInstance)
-    Self.resize(&frame.compactInstances, to: compact ? n : 0, filler: Self.blankCompactInstance)
-    Self.resize(&frame.affines, to: affines ? n : 0, filler: .identity)
-    Self.resize(&scratchIDs, to: n, filler: 0)
-    Self.resize(&scratchDepths, to: n, filler: 0)
+    if !inDrawOrder { applyOrder(mode, to: &frame, count: n) }
+    frame.batches.removeAll(keepingCapacity: true)
+    if n > 0 {
+      frame.batches.append(DrawBatch(range: 0..<n, blendMode: mode == .additive ? .additive : .sourceOver))
+    }
   }
 }

@@ -25,13 +25,13 @@ extension ParticleSystem {
     }
     // The live records gather in `born` (advance(to:)'s scratch, empty
     // between calls), so that seeking again, as scrubbing does, reuses its
-    // capacity instead of growing a new array of 160-byte records: growing
-    // and page faults were about a fifth of seeking `fireworks` (perf,
-    // 2026-12-03). Kept up to seekScratchLimit records.
+    // capacity instead of growing a new array of 160-byte records (growing
+    // and its page faults are a large share of a seek). Kept up to
+    // seekScratchLimit records.
     var live = born
     born = []
     live.removeAll(keepingCapacity: true)
-    forEachBirthOfEveryCell(after: { t - tree.maximumLifetime($0) }, through: t) { r in
+    births.forEachBirthOfEveryCell(after: { t - tree.maximumLifetime($0) }, through: t) { r in
       if r.isAlive(at: t) { self.collect(r, into: &live) }
     }
     let order = Self.canonicalOrder(of: live)
@@ -56,9 +56,8 @@ extension ParticleSystem {
   /// sort of the records gives.
   ///
   /// Why not sort the records: a `BirthRecord` is 160 bytes, and moving
-  /// them was most of the sort, itself about two thirds of seeking a preset
-  /// (`memmove` 40 % and the sort 25 % of `seek(to:)`'s samples, `perf`,
-  /// `sleet-bench --filter preset`, 2026-12-03). This sorts 24-byte keys
+  /// them is most of such a sort, itself a large share of seeking a preset.
+  /// This sorts 24-byte keys
   /// (birth time, id, index), whose index breaks ties, so the order is
   /// total and any sort gives the same permutation.
   /// - Complexity: O(n log n), O(n) when `records` is already in order.
@@ -116,16 +115,16 @@ extension ParticleSystem {
       localTime = t
       return
     }
-    dropDeadLeadingBlocks(of: store, at: t)
+    store.dropDeadLeadingBlocks(at: t)
     // The births gather in a local array (the scratch's buffer, taken out):
-    // appending to the stored property from the closure paid a dynamic
-    // exclusivity check per birth (perf, 2026-12-03).
+    // appending to the stored property from the closure pays a dynamic
+    // exclusivity check per birth.
     var born = self.born
     self.born = []
     born.removeAll(keepingCapacity: true)
     // Births at or before t − (longest lifetime) are dead at t: a long step
     // skips them, as seeking does.
-    forEachBirthOfEveryCell(after: { Swift.max(previous, t - tree.maximumLifetime($0)) }, through: t) { r in
+    births.forEachBirthOfEveryCell(after: { Swift.max(previous, t - tree.maximumLifetime($0)) }, through: t) { r in
       if r.isAlive(at: t) { self.collect(r, into: &born) }
     }
     Self.insertionSort(&born)
@@ -134,20 +133,12 @@ extension ParticleSystem {
     // only when the store has grown well past the last known live count (or
     // when capping needs the exact count); `render(into:)` checks every frame
     // with the count it computes anyway.
-    if capping || store.count + born.count > 2 * store.lastKnownAlive + 1024 {
-      compactIfMostlyDead(store, at: t)
-    }
+    if capping || store.hasOutgrownLiveCount(adding: born.count) { store.compactIfMostlyDead(at: t) }
     store.reserve(store.count + born.count)
     for r in born { append(r) }
     born.removeAll(keepingCapacity: true)
     self.born = born
-    if capping {
-      let alive = store.aliveCount(blocks: 0..<store.blockCount, at: t, hidden: nil)
-      if alive > configuration.budget {
-        store.removeAll { !store.isAlive($0, at: t) }
-        store.removeFirst(store.count - configuration.budget)
-      }
-    }
+    if capping { store.capAlive(to: configuration.budget, at: t) }
     localTime = t
   }
 
@@ -167,8 +158,8 @@ extension ParticleSystem {
   /// births appended straight to the slab, all after the stored ones (no
   /// birth list, no sort, one record copy fewer).
   func advanceCell(_ c: Int, in store: ParticleStore, from previous: Double, to t: Double) {
-    dropDeadLeadingBlocks(of: store, at: t)
-    if store.count > 2 * store.lastKnownAlive + 1024 { compactIfMostlyDead(store, at: t) }
+    store.dropDeadLeadingBlocks(at: t)
+    if store.hasOutgrownLiveCount() { store.compactIfMostlyDead(at: t) }
     appendAliveBirths(
       node: c, into: store, after: Swift.max(previous, t - tree.maximumLifetime(c)), through: t, at: t)
   }
@@ -188,15 +179,15 @@ extension ParticleSystem {
   /// `store`: after a partly filled block, one short batch fills it.
   @inline(__always)
   func appendAliveBirths(node: Int, into store: ParticleStore, after lo: Double, through hi: Double, at t: Double) {
-    let batched = usesBlockAppend
-    let avx2 = usesAVX2BirthKernels
+    let batched = paths.blockAppend
+    let avx2 = paths.avx2BirthKernels
     // Where the block kernel leaves a batch it cannot append: uninitialised
     // stack memory, one struct for the whole call. The kernel writes every
-    // lane array before the fallback reads any; zeroing its 576 bytes per
-    // batch was about 7 % of a birth (perf, 2026-12-02).
+    // lane array before the fallback reads any, so zeroing its 576 bytes per
+    // batch would be wasted.
     withUnsafeTemporaryAllocation(of: sleet_birth_lanes.self, capacity: 1) { buffer in
       let lanes = buffer.baseAddress!
-      forEachTopLevelBatch(
+      births.forEachTopLevelBatch(
         node: node, after: lo, through: hi, nextLength: { batched ? 8 - (store.count & 7) : 8 }
       ) { source, times, count, p, _ in
         let fresh = batched && count == 8 && store.count & 7 == 0
@@ -236,26 +227,6 @@ extension ParticleSystem {
     store.append(r, constantsIndex: tree.constantsIndex(cell: r.cell, birthTime: r.birthTime))
   }
 
-  /// Drops the leading blocks whose particles are all dead at `t` (in birth
-  /// order, the oldest die first in the common case): O(1) per block in the
-  /// store, and the kernel never reads them again.
-  func dropDeadLeadingBlocks(of store: ParticleStore, at t: Double) {
-    var dead = 0
-    while (dead + 1) * 8 <= store.count {
-      var anyAlive = false
-      for i in dead * 8..<(dead + 1) * 8 where store.isAlive(i, at: t) {
-        anyAlive = true
-        break
-      }
-      if anyAlive { break }
-      dead += 1
-    }
-    if dead > 0 {
-      store.removeFirstBlocks(dead)
-      store.lastKnownAlive = Swift.min(store.lastKnownAlive, store.count)
-    }
-  }
-
   /// Appends `r` to `records`. When capping, memory stays bounded: at twice
   /// the budget the list is sorted and cut to the newest `budget`, which
   /// cannot drop anything the final cut would keep (each dropped record
@@ -267,33 +238,6 @@ extension ParticleSystem {
       Self.sortCanonically(&records)
       records.removeFirst(records.count - budget)
     }
-  }
-
-  /// Counts the live particles and compacts the store when an eighth of it
-  /// is dead.
-  /// - Complexity: O(stored particles).
-  func compactIfMostlyDead(_ store: ParticleStore, at t: Double) {
-    let alive = store.aliveCount(blocks: 0..<store.blockCount, at: t, hidden: nil)
-    noteAlive(alive, in: store, at: t)
-  }
-
-  /// Records a live count of `store` just computed at `t`; compacts when an
-  /// eighth of the store is dead.
-  func noteAlive(_ alive: Int, in store: ParticleStore, at t: Double) {
-    let dead = store.count - alive
-    if dead * 8 > store.count {
-      // The common case (similar lifetimes, deaths in birth order): the
-      // dead form a prefix. Dropping its whole blocks is one block-aligned
-      // memmove; the few dead lanes left are holes the kernel skips.
-      var prefix = 0
-      while prefix < store.count && !store.isAlive(prefix, at: t) { prefix += 1 }
-      if prefix * 2 >= dead && prefix >= 8 {
-        store.removeFirstBlocks(prefix / 8)
-      } else {
-        store.removeAll { !store.isAlive($0, at: t) }
-      }
-    }
-    store.lastKnownAlive = alive
   }
 
   /// Sorts records into the canonical order in place, without allocating up

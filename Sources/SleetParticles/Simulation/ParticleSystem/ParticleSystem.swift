@@ -28,6 +28,16 @@ import SleetMath
 ///
 /// A system is a mutable, single-owner object (not `Sendable`): drive it from
 /// one thread; it uses worker threads internally for `render(into:)`.
+///
+/// Where a birth goes, each part with one job: the effect compiled once
+/// (``CellTree``) → its births in an interval (``BirthEnumerator``, for
+/// seeks, steps and the GPU stream) → the live store (``ParticleStore``:
+/// appends, drops the dead, compacts; or a store per cell,
+/// ParticleSystem+CellStores.swift) → a frame plan chosen once a frame
+/// (``FramePlan``, ParticleSystem+Rendering.swift) and executed by one
+/// function (ParticleSystem+FramePasses.swift) → the render order
+/// (ParticleSystem+RenderOrder.swift). Tests compare fast paths with their
+/// twins through ``PathOverrides``.
 public final class ParticleSystem {
   /// The effect simulated (fixed for the system's life; key-path changes are
   /// part of it).
@@ -41,15 +51,25 @@ public final class ParticleSystem {
   /// (``keepsCellStores(_:_:)``, ParticleSystem+CellStores.swift); empty
   /// for the others.
   let cellStores: [ParticleStore]
-  /// Whether the particles live in ``cellStores``: true for the effects
-  /// that keep them, except in the tests that compare them with the single
-  /// store (set before the first seek or step).
-  package var usesCellStores: Bool {
+  /// Which of its twin paths the system takes (the production ones unless a
+  /// test or benchmark overrides them; ``PathOverrides``). Whether it keeps
+  /// cell stores is chosen before the first seek or step.
+  package var paths = PathOverrides() {
     willSet {
-      precondition(localTime == nil, "usesCellStores is chosen before the first seek or step")
-      precondition(!newValue || !cellStores.isEmpty, "this effect keeps no cell stores")
+      precondition(
+        localTime == nil || newValue.cellStores == paths.cellStores,
+        "paths.cellStores is chosen before the first seek or step")
     }
+    didSet { births.paths = paths }
   }
+  /// Counts of the fast paths taken, for tests (``PathDiagnostics``).
+  package var diagnostics: PathDiagnostics { births.diagnostics }
+  /// The births of the effect (``BirthEnumerator``): where seeks and steps
+  /// take the particles they append to the store.
+  let births: BirthEnumerator
+  /// Whether the particles live in ``cellStores``: the effects that keep
+  /// them, unless ``paths`` asks for the single store.
+  package var usesCellStores: Bool { paths.cellStores && !cellStores.isEmpty }
   /// Local time of the live set, nil before the first seek/advance.
   public internal(set) var localTime: Double?
   /// An upper bound on the live particles this effect can have at once.
@@ -64,55 +84,18 @@ public final class ParticleSystem {
   // ParticleSystem+Stepping/+Rendering/+RenderOrder use them).
   var chunkCounts: [Int] = []
   var born: [BirthRecord] = []
-  /// Whether one-cell effects and cell stores append whole batches of
-  /// eight births as slab blocks (``appendAliveBirths(node:into:after:through:at:)``). Always true
-  /// except in the tests that compare it with the record-by-record path.
-  var usesBlockAppend = true
-  /// Whether ``appendAliveBirths(node:into:after:through:at:)`` samples into the
-  /// slab with the birth kernel's AVX2 copy: where the CPU has AVX2, except
-  /// in the tests that run the build's copy too.
-  var usesAVX2BirthKernels = SIMDBuildTarget.runsAVX2Kernels
-  /// Whether ``render(into:)`` writes frames of several cells drawn by id
-  /// straight in cell order (``ParticleStore/evaluateByCell(blocks:at:into:cursors:)``).
-  /// Always true except in the tests that compare it with the store-order
-  /// write and the sort.
-  var usesCellOrderWrite = true
   /// Per part of the cell-order write and cell: the live count, then the
   /// next output index. With cell stores: per cell, the particles its
   /// store wrote in the last frame.
   var cellCursors: [Int] = []
-  /// The chunks of a frame with cell stores (``renderFromCellStores(into:at:threads:computesAffines:computesIDs:layer:)``).
+  /// The chunks of a frame with cell stores (``cutCellStoresIntoParts()``).
   var cellStoreParts: [CellStorePart] = []
-  /// Per cell with sub-cells, its births kept from one step to the next
-  /// (``forEachParentBirth(node:slot:after:through:_:)``); nil for the others.
-  var parentBirths: [ParentBirths?] = []
-  /// Per cell, the lowest time the running step or seek asks it from; nil
-  /// outside ``forEachBirthOfEveryCell(after:through:_:)``.
-  var parentBirthFloors: [Double]?
-  /// Whether steps and seeks keep the sub-cells' parents between calls.
-  /// Always true except in the tests that compare it with enumerating them
-  /// anew.
-  var usesParentBirthCache = true
-  /// Whether sub-cells' births are sampled eight at a time
-  /// (``ChildBirthBatch``). Always true except in the tests that compare it
-  /// with the scalar sampler.
-  var usesChildBirthBatches = true
-  /// Batches sampled by ``ChildBirthBatch`` since the system was made
-  /// (tests check that the batched path ran).
-  var childBatchesSampled = 0
-  /// Sub-cell parents skipped by their ``ChildCursor`` since the system was
-  /// made (tests check that the skip ran).
-  var childCursorSkips = 0
   var scratchIDs: [UInt64] = []
   var scratchDepths: [Float] = []
   var permutation = RadixPermutation()
   /// The id order of `unordered` and `additive` frames, and the first stage
   /// of `backToFront`'s, kept from frame to frame (``IncrementalIDOrder``).
   var idOrder = IncrementalIDOrder()
-  /// Whether those frames take their id order from ``idOrder`` rather than
-  /// a full sort by ``permutation``. Always true except in the tests that
-  /// compare the two.
-  var usesIncrementalIDOrder = true
   var scratchInstances: [ParticleInstance] = []
   var scratchCompactInstances: [CompactParticleInstance] = []
   var scratchAffines: [AffineTransform2D] = []
@@ -149,10 +132,10 @@ public final class ParticleSystem {
     self.effect = effect
     self.configuration = configuration
     tree = CellTree(effect: effect)
+    births = BirthEnumerator(tree: tree, seed: effect.emitter.seed)
     store = ParticleStore(constants: tree.makeConstantsTable())
     let keepsCellStores = Self.keepsCellStores(tree, configuration)
     cellStores = keepsCellStores ? tree.nodes.map { [store] _ in ParticleStore(constants: store.constants) } : []
-    usesCellStores = keepsCellStores
     peakLiveParticles = Self.peak(tree)
     maximumLocalTime = Self.maximumLocalTime(tree)
     if peakLiveParticles > configuration.budget && configuration.overflowPolicy == .reject {
