@@ -49,7 +49,10 @@ struct ParentBirths {
   }
 
   /// Calls `body` with each record born after `lo` and a pointer to its
-  /// cursor for sub-cell `slot` (valid only during the call).
+  /// cursor for sub-cell `slot` (valid only during the call). Always
+  /// inlined into the parent walk (`BirthEnumerator.forEachParentBirth`), so
+  /// that each parent's call of the sub-cell's enumeration is direct.
+  @inline(__always)
   mutating func forEachRecord(
     bornAfter lo: Double, slot: Int, _ body: (BirthRecord, UnsafeMutablePointer<ChildCursor>) -> Void
   ) {
