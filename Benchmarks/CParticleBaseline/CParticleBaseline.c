@@ -10,8 +10,8 @@
 // glibc serves each large malloc with its own mmap, so seven separate arrays
 // would all start at the same offset modulo 4 KiB, and a pass that reads one
 // stream and writes another then suffers 4 KiB aliasing (false store-to-load
-// dependencies) and L1 set conflicts — 8–14× slower in the research probe
-// (research-performance.md §1.8). With the 320 B (five cache lines) stagger
+// dependencies) and L1 set conflicts, several times slower
+// (docs/performance-design.md). With the 320 B (five cache lines) stagger
 // the streams start at 0, 320, …, 1920 mod 4096: distinct page offsets and
 // distinct L1 sets, whatever the allocator does. The slab is 4096-aligned, so
 // every stream is 64-byte aligned (320 is a multiple of 64).
