@@ -51,6 +51,20 @@ struct ChildBirthBatch {
   ///
   /// `avx2` picks the kernel's AVX2 copy, as ``BirthBatch``. Same bits
   /// either way.
+  /// Byte offsets of the kernel's lane arrays in `sleet_birth_lanes`.
+  struct LaneOffsets {
+    let lifetime, x, y, z, vx, vy, vz, scale, spin, red, green, blue, alpha: Int
+  }
+
+  static let laneOffsets: LaneOffsets = {
+    typealias L = sleet_birth_lanes
+    func at(_ path: PartialKeyPath<L>) -> Int { MemoryLayout<L>.offset(of: path)! }
+    return LaneOffsets(
+      lifetime: at(\L.lifetime), x: at(\L.x), y: at(\L.y), z: at(\L.z), vx: at(\L.vx), vy: at(\L.vy),
+      vz: at(\L.vz), scale: at(\L.scale), spin: at(\L.spin), red: at(\L.red), green: at(\L.green),
+      blue: at(\L.blue), alpha: at(\L.alpha))
+  }()
+
   @inline(__always)
   func sample(
     node: Int, first: Int, count: Int, times: UnsafeMutablePointer<Double>, _ p: UnsafePointer<CellParameters>,
@@ -69,7 +83,7 @@ struct ChildBirthBatch {
         ids[l] = id
         streams[l] = ParticleID.birthKey(of: id)
       }
-      let batch = withUnsafeTemporaryAllocation(of: sleet_birth_lanes.self, capacity: 1) { buffer in
+      withUnsafeTemporaryAllocation(of: sleet_birth_lanes.self, capacity: 1) { buffer in
         let lanes = buffer.baseAddress!
         withUnsafePointer(to: parent) { parent in
           if avx2 {
@@ -78,20 +92,27 @@ struct ChildBirthBatch {
             sleet_sample_children8(s, parent, streams, times, lanes)
           }
         }
-        return BirthBatch(lanesAt: lanes, first: first)
-      }
-      // Through the pointer: a copy of the 288-byte parameter set per batch
-      // would be a memcpy each.
-      let q = p
-      for l in 0..<count where batch.lifetime[l] > 0 {
-        body(
-          BirthRecord(
-            id: ids[l], cell: UInt32(node), birthTime: times[l], lifetime: batch.lifetime[l],
-            position: SIMD3(batch.x[l], batch.y[l], batch.z[l]),
-            velocity: SIMD3(batch.vx[l], batch.vy[l], batch.vz[l]), halfAcceleration: q.pointee.halfAcceleration,
-            scale: batch.scale[l], scaleSpeed: q.pointee.scaleSpeed, spin: batch.spin[l],
-            color: SIMD4(batch.red[l], batch.green[l], batch.blue[l], batch.alpha[l]),
-            colorSpeed: q.pointee.colorSpeed, contentsRect: q.pointee.contentsRect, sprite: q.pointee.sprite))
+        // Each lane's fields read straight from the kernel's lane arrays
+        // (one load each): lanes picked out of `SIMD8` values by a variable
+        // index go through a stack copy of the whole vector per field and
+        // lane. Through the pointer too: a copy of the 288-byte parameter
+        // set per batch would be a memcpy each.
+        let o = Self.laneOffsets
+        let raw = UnsafeRawPointer(lanes)
+        @inline(__always) func f(_ field: Int, _ l: Int) -> Float {
+          raw.load(fromByteOffset: field + l &* 4, as: Float.self)
+        }
+        let q = p
+        for l in 0..<count where f(o.lifetime, l) > 0 {
+          body(
+            BirthRecord(
+              id: ids[l], cell: UInt32(node), birthTime: times[l], lifetime: f(o.lifetime, l),
+              position: SIMD3(f(o.x, l), f(o.y, l), f(o.z, l)),
+              velocity: SIMD3(f(o.vx, l), f(o.vy, l), f(o.vz, l)), halfAcceleration: q.pointee.halfAcceleration,
+              scale: f(o.scale, l), scaleSpeed: q.pointee.scaleSpeed, spin: f(o.spin, l),
+              color: SIMD4(f(o.red, l), f(o.green, l), f(o.blue, l), f(o.alpha, l)),
+              colorSpeed: q.pointee.colorSpeed, contentsRect: q.pointee.contentsRect, sprite: q.pointee.sprite))
+        }
       }
     }
   }
