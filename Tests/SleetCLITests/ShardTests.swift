@@ -174,12 +174,7 @@ struct ShardTests {
     // files and the live temporary file of a writer on another machine
     // (its pid unknown here) stay, a dead writer's temporary for its own
     // frame goes.
-    var child: pid_t = 0
-    var argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/true"), nil]
-    #expect(posix_spawn(&child, "/bin/true", nil, nil, &argv, environ) == 0)
-    free(argv[0])
-    var status: Int32 = 0
-    waitpid(child, &status, 0)
+    let child = exitedProcessID()
     let otherPiece = ".frame-0007.png.tmp-\(child)-abcdef"
     let ownPiece = ".frame-0002.png.tmp-\(child)-abcdef"
     for name in [otherPiece, ownPiece] { try FileOutput.atomicWrite([0], to: out + "/" + name) }

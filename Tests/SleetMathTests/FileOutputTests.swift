@@ -36,12 +36,7 @@ struct FileOutputTests {
     let folder = makeTemporaryFolder()
     defer { removeTree(folder) }
     // A process that has exited: its pid is free (until reused).
-    var child: pid_t = 0
-    var argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/true"), nil]
-    #expect(posix_spawn(&child, "/bin/true", nil, nil, &argv, environ) == 0)
-    free(argv[0])
-    var status: Int32 = 0
-    waitpid(child, &status, 0)
+    let child = exitedProcessID()
     let dead = ".a.png.tmp-\(child)-abcdef"
     let live = ".a.png.tmp-\(getpid())-abcdef"
     let other = ".b.png.tmp-\(child)-abcdef"

@@ -10,6 +10,19 @@ public func makeTemporaryFolder(prefix: String = "sleet-tests") -> String {
   return String(cString: path!)
 }
 
+/// The process id of a child that has run `/bin/true` and been reaped: a
+/// pid no process holds (until the system reuses it), for temporary-file
+/// names whose writer has died.
+public func exitedProcessID() -> pid_t {
+  var child: pid_t = 0
+  var argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/true"), nil]
+  defer { free(argv[0]) }
+  precondition(posix_spawn(&child, "/bin/true", nil, nil, &argv, environ) == 0, "posix_spawn /bin/true failed")
+  var status: Int32 = 0
+  waitpid(child, &status, 0)
+  return child
+}
+
 /// Names in a folder, excluding `.` and `..`, sorted.
 public func folderEntries(_ path: String) -> [String] {
   guard let dir = opendir(path) else { return [] }
