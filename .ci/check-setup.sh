@@ -61,6 +61,17 @@ run_setup 1000 "$shims" || fail "as a user with sudo, scripts/setup.sh failed"
 [ "$(cat "$shims/log")" = $'sudo:\napt-get update -qq\nsudo:\n'"$expected_install" ] ||
   fail "as a user, expected apt-get through sudo; it ran: $(cat "$shims/log")"
 
+# Where apt knows no `chromium` (Ubuntu), the rest is installed and the script says so.
+ubuntu=$(mktemp -d -p "$shims")
+cp "$shims/apt-get" "$shims/id" "$shims/swift" "$ubuntu/"
+printf '#!/bin/bash\n[ "$2" != chromium ]\n' >"$ubuntu/apt-cache"
+chmod +x "$ubuntu/apt-cache"
+message=$(run_setup 0 "$ubuntu" 2>&1) || fail "without a chromium package, scripts/setup.sh failed: $message"
+without_chromium=$(printf '%s\n' "${packages[@]}" | grep -vx chromium | tr '\n' ' ')
+[ "$(cat "$shims/log")" = $'apt-get update -qq\napt-get install -y -qq '"${without_chromium% }" ] ||
+  fail "without a chromium package, expected the rest installed; it ran: $(cat "$shims/log")"
+grep -q "DemoBrowserTests" <<<"$message" || fail "without a chromium package, the message does not name the browser test"
+
 nosudo=$(mktemp -d -p "$shims")
 cp "$shims/apt-get" "$shims/id" "$shims/swift" "$nosudo/"
 if message=$(run_setup 1000 "$nosudo" 2>&1); then
