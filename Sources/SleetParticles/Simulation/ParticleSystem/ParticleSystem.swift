@@ -30,14 +30,14 @@ import SleetMath
 /// one thread; it uses worker threads internally for `render(into:)`.
 ///
 /// Where a birth goes, each part with one job: the effect compiled once
-/// (``CellTree``) → its births in an interval (``BirthEnumerator``, for
-/// seeks, steps and the GPU stream) → the live store (``ParticleStore``:
+/// (`CellTree`) → its births in an interval (`BirthEnumerator`, for
+/// seeks, steps and the GPU stream) → the live store (`ParticleStore`:
 /// appends, drops the dead, compacts; or a store per cell,
 /// ParticleSystem+CellStores.swift) → a frame plan chosen once a frame
-/// (``FramePlan``, ParticleSystem+Rendering.swift) and executed by one
+/// (`FramePlan`, ParticleSystem+Rendering.swift) and executed by one
 /// function (ParticleSystem+FramePasses.swift) → the render order
 /// (ParticleSystem+RenderOrder.swift). Tests compare fast paths with their
-/// twins through ``PathOverrides``.
+/// twins through `PathOverrides`.
 public final class ParticleSystem {
   /// The effect simulated (fixed for the system's life; key-path changes are
   /// part of it).
