@@ -61,6 +61,9 @@ public struct Emitter: Hashable, Sendable {
   public var preservesDepth: Bool = false
   /// Seed of the emitter's random streams. Default 0.
   public var seed: UInt32 = 0
+  /// Behaviors acting on every cell's particles (`emitterBehaviors`), before
+  /// each cell's own. Default empty.
+  public var emitterBehaviors: [EmitterBehavior] = []
 
   /// The emitter's own timing: local time t = (T − beginTime)·speed + timeOffset.
   /// Defaults 0, 1, 0.

@@ -127,6 +127,16 @@ public struct EmitterCell: Hashable, Sendable {
     }
   }
 
+  /// Behaviors acting on this cell's particles (`emitterBehaviors`), after
+  /// the emitter's. Not inherited by sub-cells. Default empty.
+  public var emitterBehaviors: [EmitterBehavior] = []
+  /// Mean mass of a particle, > 0: behavior forces are divided by it (the
+  /// cell's accelerations are not). Default 1.
+  public var mass: Float = 1
+  /// Full width of the mass's uniform range (`mass ± massRange/2`, which
+  /// must stay > 0). Default 0.
+  public var massRange: Float = 0
+
   /// Sub-cells: every live particle of this cell emits each of them.
   public var emitterCells: [EmitterCell] = []
 

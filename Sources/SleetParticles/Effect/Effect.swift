@@ -1,3 +1,5 @@
+import SleetMath
+
 /// A value that a key path can be set to, as it appears in an effect file or on
 /// the command line: numbers (also for `Float` and `Double` properties), flags,
 /// names (`emitterShape`, `renderMode`, `contents`, …) and vectors (points,
@@ -30,8 +32,24 @@ public struct PropertyChange: Hashable, Sendable {
   public var time: Double
   /// The property changed, e.g. `emitterCells.snow.birthRate`.
   public var keyPath: String
-  /// The new value; its kind must match the property's.
+  /// The new value; its kind must match the property's. For a keyframe
+  /// animation, the last of ``values``.
   public var value: PropertyValue
+  /// Seconds over which the property moves to ``value``, ≥ 0; 0 (the
+  /// default) changes it at `time`. Animations (`CABasicAnimation`,
+  /// `CAKeyframeAnimation`) apply to behavior parameters
+  /// (`emitterBehaviors.NAME.KEY`), whose value acts at each time.
+  public var duration: Double = 0
+  /// The pace of an animation over its duration (`timingFunction`).
+  /// Default linear.
+  public var timingFunction: TimingFunction = .linear
+  /// A keyframe animation's times, as fractions of ``duration`` in [0, 1],
+  /// non-decreasing, one per value of ``values``; empty for a move from
+  /// the previous value to ``value``.
+  public var keyTimes: [Double] = []
+  /// A keyframe animation's values (`values`), held before the first key
+  /// time and after the last; empty for a move from the previous value.
+  public var values: [PropertyValue] = []
 
   /// A change of `keyPath` to `value` at local time `time` (checked when the
   /// effect is made: `Effect.init(emitter:changes:parameters:summary:)`).
@@ -40,6 +58,36 @@ public struct PropertyChange: Hashable, Sendable {
     self.keyPath = keyPath
     self.value = value
   }
+
+  /// An animated change (`CABasicAnimation`): `keyPath` moves from its
+  /// previous value to `value` over [time, time + duration], paced by
+  /// `timingFunction`.
+  public init(
+    time: Double, keyPath: String, value: PropertyValue, duration: Double, timingFunction: TimingFunction = .linear
+  ) {
+    self.init(time: time, keyPath: keyPath, value: value)
+    self.duration = duration
+    self.timingFunction = timingFunction
+  }
+
+  /// A keyframe animation (`CAKeyframeAnimation`): `keyPath` takes
+  /// `values[i]` at time + keyTimes[i]·duration, linearly between them
+  /// (after `timingFunction` paces the whole), and keeps the last.
+  /// - Precondition: `values` is not empty.
+  public init(
+    time: Double, keyPath: String, duration: Double, keyTimes: [Double], values: [PropertyValue],
+    timingFunction: TimingFunction = .linear
+  ) {
+    precondition(!values.isEmpty, "a keyframe animation needs at least one value")
+    self.init(time: time, keyPath: keyPath, value: values[values.count - 1])
+    self.duration = duration
+    self.timingFunction = timingFunction
+    self.keyTimes = keyTimes
+    self.values = values
+  }
+
+  /// Whether the change is animated (a duration > 0).
+  public var isAnimated: Bool { duration > 0 }
 
   /// A change addressed with a typed key path:
   /// `PropertyChange(time: 2, keyPath: .cell("snow", .birthRate), value: 0)`.
