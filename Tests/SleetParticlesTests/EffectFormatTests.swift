@@ -60,6 +60,9 @@ private func randomize<R>(_ root: inout R, table: [PropertyDescriptor<R>], rng: 
       if d.name == "contentsScale" { f = abs(f) == 0 ? 1 : abs(f) }
       if ["birthRate", "lifetime", "speed"].contains(d.name) || d.name.hasSuffix("Range") { f = abs(f) }
       if d.name == "emitterDepth" { f = abs(f) }
+      if d.name == "mass" { f = abs(f) == 0 ? 1 : abs(f) }
+      // mass − massRange/2 must stay > 0 (`mass` comes first in the table).
+      if d.name == "massRange", let mass = (root as? EmitterCell)?.mass, f / 2 >= mass { f = mass }
       value = .number(Double(f))
     case .double:
       var x = Double(bitPattern: rng.next())

@@ -135,6 +135,8 @@ extension Emitter {
     case birthRate, lifetime, lifetimeRange, velocity, velocityRange
     /// Acceleration per axis, points per second².
     case xAcceleration, yAcceleration, zAcceleration
+    /// A particle's mass (mean and range): behavior forces are divided by it.
+    case mass, massRange
     /// The emission direction and cone, radians.
     case emissionLatitude, emissionLongitude, emissionRange
     /// Scale (mean, range, change per second) and spin (radians per second,
@@ -210,11 +212,17 @@ extension Emitter {
     let descriptor = EmitterCell.propertiesByName[keyPath.property]!
     try Self.withCell(in: &emitterCells, names: keyPath.cellNames[...], parent: nil, path: path) {
       (cell: inout EmitterCell) throws(KeyPathError) in
+      // A copy, so that a value breaking a rule across properties leaves the cell unchanged.
+      var changed = cell
       do throws(PropertyValueProblem) {
-        try descriptor.set(&cell, value)
+        try descriptor.set(&changed, value)
       } catch {
         throw KeyPathError(keyPath: path, reason: error.keyPathReason)
       }
+      if let problem = changed.crossPropertyProblem() {
+        throw KeyPathError(keyPath: path, reason: problem.reason)
+      }
+      cell = changed
     }
   }
 

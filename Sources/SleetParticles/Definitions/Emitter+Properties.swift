@@ -64,6 +64,8 @@ extension EmitterCell {
       .float("xAcceleration", \.xAcceleration),
       .float("yAcceleration", \.yAcceleration),
       .float("zAcceleration", \.zAcceleration),
+      .float("mass", \.mass, .positive),
+      .float("massRange", \.massRange, .nonNegative),
       .float("emissionLatitude", \.emissionLatitude),
       .float("emissionLongitude", \.emissionLongitude),
       .float("emissionRange", \.emissionRange, .nonNegative),
@@ -123,4 +125,23 @@ extension EmitterCell {
 
   static let propertiesByName: [String: PropertyDescriptor<EmitterCell>] =
     Dictionary(uniqueKeysWithValues: propertyDescriptors.map { ($0.name, $0) })
+
+  /// Why the cell breaks a rule that spans two properties, or nil: the key
+  /// to blame and the reason. Each property's own rule is its descriptor's;
+  /// this one needs both values, so it runs after a whole cell is read (and
+  /// after a key path sets one of them). A particle's mass is sampled on
+  /// [mass − massRange/2, mass + massRange/2] and divides the behavior
+  /// forces, so the whole range must stay above 0.
+  /// - Complexity: O(1).
+  func crossPropertyProblem() -> (key: String, reason: String)? {
+    let least = Double(mass) - Double(massRange) / 2
+    guard least > 0 else {
+      return (
+        "massRange",
+        "mass − massRange/2 must be > 0 (every particle's mass must be positive), got "
+          + "\(formatNumber(Double(mass))) − \(formatNumber(Double(massRange)))/2 = \(formatNumber(least))"
+      )
+    }
+    return nil
+  }
 }

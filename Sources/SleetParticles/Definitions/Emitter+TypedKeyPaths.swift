@@ -95,6 +95,9 @@ extension EmitterCell {
         throw KeyPathError(keyPath: prefix + d.name, reason: error.keyPathReason)
       }
     }
+    if let problem = crossPropertyProblem() {
+      throw KeyPathError(keyPath: prefix + problem.key, reason: problem.reason)
+    }
     try EmitterCell.validate(emitterCells, keyPathPrefix: prefix, includingSprites: includingSprites)
   }
 

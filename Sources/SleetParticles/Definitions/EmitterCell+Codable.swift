@@ -20,6 +20,9 @@ extension EmitterCell: Codable {
       throw DecodingError.invalidField(at: container.codingPath + [EffectCodingKey("name")], problem)
     }
     try container.decodeProperties(into: &self, table: EmitterCell.propertyDescriptors)
+    if let problem = crossPropertyProblem() {
+      throw DecodingError.invalidField(at: container.codingPath + [EffectCodingKey(problem.key)], problem.reason)
+    }
     emitterCells = try container.decodeCells()
   }
 

@@ -53,6 +53,9 @@ extension EffectDecoder {
         try set(d, of: &cell, to: m.value, path: p)
       }
     }
+    if let problem = cell.crossPropertyProblem() {
+      throw EffectFormatError(path: join(path, problem.key), reason: problem.reason)
+    }
     return cell
   }
 
