@@ -74,3 +74,370 @@ struct CellMassTests {
     }
   }
 }
+
+/// One behavior of every kind, every key away from its default.
+func everyKindOfBehavior(suffix: String = "") -> [EmitterBehavior] {
+  [
+    .wave(WaveBehavior(name: "sway" + suffix, force: SIMD3(100, -2.5, 0.1), frequency: 0.5)),
+    .drag(DragBehavior(name: "brake" + suffix, isEnabled: false, drag: 1.5)),
+    .attractor(
+      AttractorBehavior(
+        name: "pull" + suffix, attractorType: .planar, stiffness: 10, radius: 300, position: SIMD2(195, 422),
+        zPosition: -70, orientationLatitude: 0.25, orientationLongitude: -1, falloff: -290, falloffDistance: 12)),
+    .simpleAttractor(
+      SimpleAttractorBehavior(name: "home" + suffix, stiffness: 3, radius: 1, position: SIMD2(-5, 6), falloff: 0.5)),
+    .valueOverLife(
+      ValueOverLifeBehavior(
+        name: "grow" + suffix, keyPath: .scale, values: [0.2, 1, 0.5], locations: [0, 0.3, 1], isAdditive: true)),
+    .colorOverLife(
+      ColorOverLifeBehavior(
+        name: "fade" + suffix,
+        colors: [ColorRGBA(red: 1, green: 1, blue: 1, alpha: 0), ColorRGBA(red: 0.5, green: 0.25, blue: 1)],
+        locations: [0, 0.1])),
+    .alignToMotion(AlignToMotionBehavior(name: "align" + suffix, rotation: 0.25, preservesDepth: true)),
+  ]
+}
+
+/// An emitter with behaviors on the layer, a cell and a sub-cell.
+func emitterWithBehaviors() -> Emitter {
+  var spark = EmitterCell(name: "spark")
+  spark.emitterBehaviors = [.drag(DragBehavior(drag: 0.5)), .wave(WaveBehavior(force: SIMD3(1, 2, 0)))]
+  var confetti = EmitterCell(name: "confetti")
+  confetti.birthRate = 5
+  confetti.emitterBehaviors = everyKindOfBehavior(suffix: "C")
+  confetti.emitterCells = [spark]
+  var emitter = Emitter(emitterCells: [confetti])
+  emitter.emitterBehaviors = everyKindOfBehavior()
+  return emitter
+}
+
+/// The error `Effect(json:)` gives for a file whose top-level
+/// `emitterBehaviors` is `behaviors` (a JSON array's text).
+private func layerBehaviorError(_ behaviors: String) -> String? {
+  formatError(#"{"format": 1, "emitterBehaviors": "# + behaviors + "}")
+}
+
+/// The error for a file whose cell `c` has `behaviors`; the Codable reader
+/// must give the same description.
+private func cellBehaviorError(_ behaviors: String) -> String? {
+  let json = #"{"format": 1, "emitterCells": [{"name": "c", "emitterBehaviors": "# + behaviors + "}]}"
+  let reader = formatError(json)
+  // `JSONDecoder` refuses an overflowing literal itself, without a path.
+  if !json.contains("1e400") && !json.contains("1e39") {
+    #expect(reader == decodingError(Effect.self, json), "\(behaviors)")
+  }
+  return reader
+}
+
+@Suite("Emitter behaviors in effect files")
+struct BehaviorFormatTests {
+  @Test func specExampleReads() throws {
+    let json = """
+      {"format": 1, "emitterBehaviors": [
+        {"type": "wave", "name": "sway", "force": [100, 0, 0], "frequency": 0.5},
+        {"type": "drag", "name": "brake", "drag": 1.5},
+        {"type": "attractor", "name": "pull", "attractorType": "radial", "stiffness": 10, "radius": 300,
+         "falloff": -290, "falloffDistance": 0, "position": [195, 422], "zPosition": -70},
+        {"type": "colorOverLife", "colors": [[1, 1, 1, 0], [1, 1, 1, 1], [1, 1, 1, 0]], "locations": [0, 0.1, 1]},
+        {"type": "valueOverLife", "keyPath": "scale", "values": [0.2, 1, 0.5], "locations": [0, 0.3, 1]},
+        {"type": "alignToMotion", "rotation": 0.25}
+      ]}
+      """
+    let e = try Effect(json: json)
+    #expect(
+      e.emitter.emitterBehaviors == [
+        .wave(WaveBehavior(name: "sway", force: SIMD3(100, 0, 0), frequency: 0.5)),
+        .drag(DragBehavior(name: "brake", drag: 1.5)),
+        .attractor(
+          AttractorBehavior(
+            name: "pull", stiffness: 10, radius: 300, position: SIMD2(195, 422), zPosition: -70, falloff: -290)),
+        .colorOverLife(
+          ColorOverLifeBehavior(
+            colors: [
+              ColorRGBA(red: 1, green: 1, blue: 1, alpha: 0), .white, ColorRGBA(red: 1, green: 1, blue: 1, alpha: 0),
+            ],
+            locations: [0, 0.1, 1])),
+        .valueOverLife(ValueOverLifeBehavior(keyPath: .scale, values: [0.2, 1, 0.5], locations: [0, 0.3, 1])),
+        .alignToMotion(AlignToMotionBehavior(rotation: 0.25)),
+      ])
+    #expect(try JSONDecoder().decode(Effect.self, from: Data(json.utf8)) == e)
+  }
+
+  @Test func shortFormsRead() throws {
+    let e = try Effect(
+      json: #"""
+        {"format": 1, "emitterBehaviors": [
+          {"type": "wave", "force": [3, 4]},
+          {"type": "colorOverLife", "colors": [[0.5, 0.5, 0.5]]},
+          {"type": "valueOverLife", "keyPath": "color.alpha", "values": [1, 0], "locations": []}
+        ]}
+        """#)
+    #expect(
+      e.emitter.emitterBehaviors == [
+        .wave(WaveBehavior(force: SIMD3(3, 4, 0))),
+        .colorOverLife(ColorOverLifeBehavior(colors: [ColorRGBA(red: 0.5, green: 0.5, blue: 0.5)])),
+        .valueOverLife(ValueOverLifeBehavior(keyPath: .colorAlpha, values: [1, 0])),
+      ])
+  }
+
+  @Test func writerAndReaderRoundTripEveryKindOnTheLayerAndInCells() throws {
+    let e = try Effect(emitter: emitterWithBehaviors())
+    try e.validate()
+    let text = e.jsonString()
+    #expect(try Effect(json: text) == e)
+    #expect(try Effect(json: text).jsonString() == text)
+    let data = try JSONEncoder().encode(e)
+    #expect(try JSONDecoder().decode(Effect.self, from: data) == e)
+    let cell = try JSONEncoder().encode(e.emitter.emitterCells[0])
+    #expect(try JSONDecoder().decode(EmitterCell.self, from: cell) == e.emitter.emitterCells[0])
+    for b in everyKindOfBehavior() {
+      #expect(try JSONDecoder().decode(EmitterBehavior.self, from: try JSONEncoder().encode(b)) == b)
+    }
+  }
+
+  @Test func writerOmitsDefaultsAndKeepsTheCanonicalLayout() throws {
+    var cell = EmitterCell(name: "c")
+    cell.emitterBehaviors = [
+      .drag(DragBehavior()), .valueOverLife(ValueOverLifeBehavior(keyPath: .spin, values: [1])),
+    ]
+    var emitter = Emitter(emitterCells: [cell])
+    emitter.emitterBehaviors = [
+      .wave(WaveBehavior(name: "w", force: SIMD3(1, 0, 0))),
+      .colorOverLife(ColorOverLifeBehavior(colors: [.white])),
+    ]
+    #expect(
+      try Effect(emitter: emitter).jsonString() == """
+        {
+          "format": 1,
+          "emitterBehaviors": [
+            {"type": "wave", "name": "w", "force": [1, 0, 0]},
+            {"type": "colorOverLife", "colors": [[1, 1, 1, 1]]}
+          ],
+          "emitterCells": [
+            {
+              "name": "c",
+              "emitterBehaviors": [
+                {"type": "drag"},
+                {"type": "valueOverLife", "keyPath": "spin", "values": [1]}
+              ]
+            }
+          ]
+        }
+
+        """)
+  }
+
+  @Test func typeErrors() {
+    #expect(
+      cellBehaviorError(#"[{"name": "x"}]"#)
+        == "emitterCells[0].emitterBehaviors[0].type: required field is missing (one of wave, drag, attractor, "
+        + "simpleAttractor, valueOverLife, colorOverLife, alignToMotion)")
+    #expect(
+      cellBehaviorError(#"[{"type": "wav"}]"#)
+        == "emitterCells[0].emitterBehaviors[0].type: unknown behavior type: expected one of wave, drag, attractor, "
+        + "simpleAttractor, valueOverLife, colorOverLife, alignToMotion, got 'wav' (did you mean 'wave'?)")
+    #expect(
+      cellBehaviorError(#"[{"type": "light", "name": "sun"}]"#)
+        == "emitterCells[0].emitterBehaviors[0].type: 'light' is not supported: SleetKit draws unlit sprites "
+        + "(it has no lighting model), so a light would have no effect")
+    #expect(
+      layerBehaviorError(#"{"type": "drag"}"#) == "emitterBehaviors: expected an array of behaviors, got an object")
+  }
+
+  @Test func keyErrorsNameTheBehaviorAndTheKey() {
+    #expect(
+      cellBehaviorError(#"[{"type": "drag"}, {"type": "wave", "name": "sway", "frequncy": 1}]"#)
+        == "emitterCells[0].emitterBehaviors[1].frequncy: wave 'sway': unknown key (did you mean 'frequency'?); "
+        + "wave keys: type, name, enabled, force, frequency")
+    #expect(
+      cellBehaviorError(#"[{"type": "drag", "force": [1, 0, 0]}]"#)
+        == "emitterCells[0].emitterBehaviors[0].force: unnamed drag: unknown key; drag keys: type, name, enabled, drag")
+    #expect(
+      cellBehaviorError(#"[{"type": "valueOverLife", "values": [1]}]"#)
+        == "emitterCells[0].emitterBehaviors[0].keyPath: unnamed valueOverLife: required field is missing")
+    #expect(
+      cellBehaviorError(#"[{"type": "valueOverLife", "keyPath": "scale"}]"#)
+        == "emitterCells[0].emitterBehaviors[0].values: unnamed valueOverLife: required field is missing")
+    #expect(
+      cellBehaviorError(#"[{"type": "colorOverLife", "name": "f"}]"#)
+        == "emitterCells[0].emitterBehaviors[0].colors: colorOverLife 'f': required field is missing")
+    #expect(
+      cellBehaviorError(#"[{"type": "valueOverLife", "name": "g", "keyPath": "scal", "values": [1]}]"#)
+        == "emitterCells[0].emitterBehaviors[0].keyPath: valueOverLife 'g': expected one of position.x, position.y, "
+        + "position.z, velocity.x, velocity.y, velocity.z, mass, rotation, spin, scale, scaleSpeed, color.red, "
+        + "color.green, color.blue, color.alpha, got 'scal' (did you mean 'scale'?)")
+    #expect(
+      cellBehaviorError(#"[{"type": "attractor", "name": "p", "attractorType": "radal"}]"#)
+        == "emitterCells[0].emitterBehaviors[0].attractorType: attractor 'p': expected one of radial, axial, planar, "
+        + "got 'radal' (did you mean 'radial'?)")
+    // A wrong JSON type is the reader's message; `JSONDecoder` reports its own `typeMismatch`.
+    #expect(
+      layerBehaviorError(#"[{"type": "drag", "name": "b", "enabled": 1}]"#)
+        == "emitterBehaviors[0].enabled: drag 'b': expected true or false, got 1")
+  }
+
+  @Test func valueErrorsNameTheBehaviorAndTheKey() {
+    let cases: [(String, String)] = [
+      (
+        #"[{"type": "wave", "name": "sway", "frequency": -1}]"#,
+        "emitterBehaviors[0].frequency: wave 'sway': must be ≥ 0, got -1"
+      ),
+      (#"[{"type": "drag", "name": "b", "drag": -0.5}]"#, "emitterBehaviors[0].drag: drag 'b': must be ≥ 0, got -0.5"),
+      (
+        #"[{"type": "attractor", "name": "p", "radius": -1}]"#,
+        "emitterBehaviors[0].radius: attractor 'p': must be ≥ 0, got -1"
+      ),
+      (
+        #"[{"type": "attractor", "name": "p", "falloffDistance": -2}]"#,
+        "emitterBehaviors[0].falloffDistance: attractor 'p': must be ≥ 0, got -2"
+      ),
+      (
+        #"[{"type": "simpleAttractor", "name": "s", "radius": -3}]"#,
+        "emitterBehaviors[0].radius: simpleAttractor 's': must be ≥ 0, got -3"
+      ),
+      (
+        #"[{"type": "wave", "name": "w", "force": [1]}]"#,
+        "emitterBehaviors[0].force: wave 'w': expected 2 or 3 numbers, got 1"
+      ),
+      (
+        #"[{"type": "wave", "name": "w", "frequency": 1e400}]"#,
+        "emitterBehaviors[0].frequency: wave 'w': must be finite, got 1e400"
+      ),
+      (
+        #"[{"type": "attractor", "name": "p", "position": [0, 1e39]}]"#,
+        "emitterBehaviors[0].position[1]: attractor 'p': out of range for a 32-bit float, got 1e39"
+      ),
+      (
+        #"[{"type": "valueOverLife", "name": "g", "keyPath": "scale", "values": [1, 1e400]}]"#,
+        "emitterBehaviors[0].values[1]: valueOverLife 'g': must be finite, got 1e400"
+      ),
+      (
+        #"[{"type": "valueOverLife", "name": "g", "keyPath": "scale", "values": []}]"#,
+        "emitterBehaviors[0].values: valueOverLife 'g': must have at least one value"
+      ),
+      (
+        #"[{"type": "valueOverLife", "name": "g", "keyPath": "scale", "values": [1, 2], "locations": [0, 0.5, 1]}]"#,
+        "emitterBehaviors[0].locations: valueOverLife 'g': expected one location per value (2), got 3"
+      ),
+      (
+        #"[{"type": "valueOverLife", "name": "g", "keyPath": "scale", "values": [1, 2], "locations": [0.5, 0.5]}]"#,
+        "emitterBehaviors[0].locations[1]: valueOverLife 'g': must be > the location before it (0.5), got 0.5; "
+          + "locations increase"
+      ),
+      (
+        #"[{"type": "valueOverLife", "name": "g", "keyPath": "scale", "values": [1, 2], "locations": [0, 1.5]}]"#,
+        "emitterBehaviors[0].locations[1]: valueOverLife 'g': must be between 0 and 1, got 1.5"
+      ),
+      (
+        #"[{"type": "valueOverLife", "name": "m", "keyPath": "mass", "values": [1, 0]}]"#,
+        "emitterBehaviors[0].values[1]: valueOverLife 'm': a mass must be > 0, got 0"
+      ),
+      (
+        #"[{"type": "valueOverLife", "name": "m", "keyPath": "mass", "values": [-1], "additive": true}]"#,
+        "emitterBehaviors[0].values[0]: valueOverLife 'm': a mass must be > 0, got -1"
+      ),
+      (
+        #"[{"type": "colorOverLife", "name": "f", "colors": []}]"#,
+        "emitterBehaviors[0].colors: colorOverLife 'f': must have at least one colour"
+      ),
+      (
+        #"[{"type": "colorOverLife", "name": "f", "colors": [[1, 1, 1], [1, 1.5, 1, 1]]}]"#,
+        "emitterBehaviors[0].colors[1][1]: colorOverLife 'f': must be between 0 and 1, got 1.5"
+      ),
+      (
+        #"[{"type": "colorOverLife", "name": "f", "colors": [[1, 1], [1, 1, 1]]}]"#,
+        "emitterBehaviors[0].colors[0]: colorOverLife 'f': expected [r, g, b] or [r, g, b, a], got 2 numbers"
+      ),
+      (
+        #"[{"type": "colorOverLife", "name": "f", "colors": [[1, 1, 1]], "locations": [0, 1]}]"#,
+        "emitterBehaviors[0].locations: colorOverLife 'f': expected one location per colour (1), got 2"
+      ),
+      (
+        #"[{"type": "colorOverLife", "name": "f", "colors": [[1, 1, 1], [0, 0, 0]], "locations": [-0.5, 1]}]"#,
+        "emitterBehaviors[0].locations[0]: colorOverLife 'f': must be between 0 and 1, got -0.5"
+      ),
+      (
+        #"[{"type": "drag", "name": ""}]"#,
+        "emitterBehaviors[0].name: drag '': a behavior name must not be empty"
+      ),
+      (
+        #"[{"type": "drag", "name": "a.b"}]"#,
+        "emitterBehaviors[0].name: drag 'a.b': a behavior name must not contain '.', got 'a.b'"
+      ),
+      (
+        #"[{"type": "drag", "name": "x"}, {"type": "wave", "name": "x"}]"#,
+        "emitterBehaviors[1].name: wave 'x': duplicate behavior name 'x' (already used by emitterBehaviors[0]); "
+          + "key paths need unique names"
+      ),
+    ]
+    for (behaviors, message) in cases {
+      #expect(layerBehaviorError(behaviors) == message)
+      #expect(cellBehaviorError(behaviors) == "emitterCells[0]." + message)
+      // `JSONDecoder` refuses an overflowing literal itself, without a path.
+      if !message.contains("1e400") && !message.contains("1e39") {
+        #expect(decodingError(Effect.self, #"{"format": 1, "emitterBehaviors": "# + behaviors + "}") == message)
+      }
+    }
+  }
+
+  /// Behaviors built in code go through the same checks: `Emitter.validate()`,
+  /// `Effect.validate()` and `ParticleSystem.init` refuse them, naming the
+  /// cell by its key path and the behavior by its index and label.
+  @Test func behaviorsBuiltInCodeAreValidated() throws {
+    var cell = EmitterCell(name: "confetti")
+    cell.emitterBehaviors = [.drag(DragBehavior()), .wave(WaveBehavior(name: "sway", frequency: -1))]
+    let emitter = Emitter(emitterCells: [cell])
+    let message = "emitterCells.confetti.emitterBehaviors[1].frequency: wave 'sway': must be ≥ 0, got -1"
+    #expect(validationError(emitter) == message)
+    let effect = try Effect(emitter: emitter)
+    #expect(
+      throws: EffectValidationError.invalidDefinition(
+        KeyPathError(keyPath: String(message.prefix { $0 != ":" }), reason: "wave 'sway': must be ≥ 0, got -1"))
+    ) {
+      try effect.validate()
+    }
+    #expect(throws: (any Error).self) { try ParticleSystem(effect: effect) }
+
+    var layer = Emitter()
+    let problems: [(EmitterBehavior, String)] = [
+      (
+        .valueOverLife(ValueOverLifeBehavior(name: "g", keyPath: .scale, values: [])),
+        "emitterBehaviors[0].values: valueOverLife 'g': must have at least one value"
+      ),
+      (
+        .valueOverLife(ValueOverLifeBehavior(keyPath: .scale, values: [1, .nan])),
+        "emitterBehaviors[0].values[1]: unnamed valueOverLife: must be finite, got nan"
+      ),
+      (
+        .valueOverLife(ValueOverLifeBehavior(keyPath: .mass, values: [1, -2], locations: [0, 1])),
+        "emitterBehaviors[0].values[1]: unnamed valueOverLife: a mass must be > 0, got -2"
+      ),
+      (
+        .colorOverLife(ColorOverLifeBehavior(colors: [ColorRGBA(red: 2, green: 0, blue: 0)])),
+        "emitterBehaviors[0].colors[0][0]: unnamed colorOverLife: must be between 0 and 1, got 2"
+      ),
+      (
+        .colorOverLife(ColorOverLifeBehavior(colors: [.white], locations: [0.5, 1])),
+        "emitterBehaviors[0].locations: unnamed colorOverLife: expected one location per colour (1), got 2"
+      ),
+      (
+        .attractor(AttractorBehavior(name: "p", position: SIMD2(.infinity, 0))),
+        "emitterBehaviors[0].position[0]: attractor 'p': must be finite, got inf"
+      ),
+      (
+        .alignToMotion(AlignToMotionBehavior(name: "a.b")),
+        "emitterBehaviors[0].name: alignToMotion 'a.b': a behavior name must not contain '.', got 'a.b'"
+      ),
+    ]
+    for (behavior, message) in problems {
+      layer.emitterBehaviors = [behavior]
+      #expect(validationError(layer) == message)
+    }
+    layer.emitterBehaviors = [.drag(DragBehavior(name: "d")), .drag(DragBehavior(name: "d"))]
+    #expect(
+      validationError(layer)
+        == "emitterBehaviors[1].name: drag 'd': duplicate behavior name 'd' (already used by emitterBehaviors[0]); "
+        + "key paths need unique names")
+    #expect(validationError(emitterWithBehaviors()) == nil)
+  }
+}

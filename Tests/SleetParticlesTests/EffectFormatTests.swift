@@ -72,6 +72,7 @@ private func randomize<R>(_ root: inout R, table: [PropertyDescriptor<R>], rng: 
     case .uint32: value = .number(Double(UInt32(truncatingIfNeeded: rng.next())))
     case .name(let names): value = .string(names.randomElement(using: &rng)!)
     case .sprite: value = .string((SpriteReference.builtInNames + ["a/b c.png"]).randomElement(using: &rng)!)
+    case .numbers, .colors: continue  // behavior lists only, not in these tables
     case .vector(let n):
       value = .vector(
         (0..<n).map { _ in

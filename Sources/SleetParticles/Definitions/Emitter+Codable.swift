@@ -3,7 +3,7 @@
 
 extension Emitter: Codable {
   /// The keys of an emitter object: the layer properties and `emitterCells`.
-  static let codingKeys = ["emitterCells"] + EffectDecoder.propertyKeys(propertyDescriptors)
+  static let codingKeys = ["emitterBehaviors", "emitterCells"] + EffectDecoder.propertyKeys(propertyDescriptors)
 
   /// Decodes an emitter object with the keys, value shapes, defaults and
   /// checks of `Effect(json:)` (an effect file without `format`, `summary`,
@@ -24,6 +24,7 @@ extension Emitter: Codable {
   init(decodingPropertiesFrom container: KeyedDecodingContainer<EffectCodingKey>) throws {
     self.init(emitterCells: try container.decodeCells())
     try container.decodeProperties(into: &self, table: Emitter.propertyDescriptors)
+    emitterBehaviors = try container.decodeBehaviors()
   }
 
   /// Encodes the emitter as `Effect.jsonString()` writes its layer part.
@@ -36,6 +37,7 @@ extension Emitter: Codable {
   /// Writes the layer properties that differ from the defaults, then the cells.
   func encodeProperties(to container: inout KeyedEncodingContainer<EffectCodingKey>) throws {
     try container.encodeProperties(of: self, unlessEqualTo: Emitter(), table: Emitter.propertyDescriptors)
+    try container.encodeBehaviors(emitterBehaviors)
     try container.encodeCells(emitterCells)
   }
 }

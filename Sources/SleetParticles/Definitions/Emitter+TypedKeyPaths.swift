@@ -58,9 +58,10 @@ extension Emitter {
 
   /// Checks every value of the emitter and its cells as an effect file would:
   /// finite numbers, non-negative rates, lifetimes, ranges, sizes and
-  /// durations, colour components in [0, 1], known names and sprites, and
-  /// cell names that are non-empty, free of '.', not starting with '#' and
-  /// unique among siblings.
+  /// durations, colour components in [0, 1], known names and sprites, a
+  /// mass range above 0, cell names that are non-empty, free of '.', not
+  /// starting with '#' and unique among siblings, and every behavior of the
+  /// layer and the cells (docs/effect-format.md, "Emitter behaviors").
   /// - Throws: `KeyPathError` naming the key path of the first bad value.
   /// - Complexity: O(cells × properties).
   public func validate() throws(KeyPathError) {
@@ -80,6 +81,7 @@ extension Emitter {
         throw KeyPathError(keyPath: d.name, reason: error.keyPathReason)
       }
     }
+    try EmitterBehavior.validate(emitterBehaviors, keyPathPrefix: "")
     try EmitterCell.validate(emitterCells, keyPathPrefix: "", includingSprites: includingSprites)
   }
 }
@@ -98,6 +100,7 @@ extension EmitterCell {
     if let problem = crossPropertyProblem() {
       throw KeyPathError(keyPath: prefix + problem.key, reason: problem.reason)
     }
+    try EmitterBehavior.validate(emitterBehaviors, keyPathPrefix: prefix)
     try EmitterCell.validate(emitterCells, keyPathPrefix: prefix, includingSprites: includingSprites)
   }
 
@@ -135,4 +138,18 @@ extension EmitterCell {
 
   /// The number of cells in this cell's subtree, itself included.
   public var subtreeCount: Int { 1 + emitterCells.reduce(0) { $0 + $1.subtreeCount } }
+}
+
+extension EmitterBehavior {
+  /// Checks a behavior list as an effect file's is checked
+  /// (``check(_:)``), naming the offending key below `prefix`:
+  /// `emitterCells.confetti.emitterBehaviors[1].frequency: wave 'sway': must be ≥ 0, got -1`.
+  /// - Complexity: O(behaviors × keys + values).
+  static func validate(_ behaviors: [EmitterBehavior], keyPathPrefix prefix: String) throws(KeyPathError) {
+    do throws(BehaviorProblem) {
+      try check(behaviors)
+    } catch {
+      throw KeyPathError(keyPath: prefix + error.path, reason: error.reason)
+    }
+  }
 }

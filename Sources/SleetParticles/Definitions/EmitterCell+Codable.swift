@@ -2,7 +2,7 @@
 // `name`, the properties that differ from Apple's defaults, `emitterCells`.
 
 extension EmitterCell: Codable {
-  /// The keys of a cell object: `name`, the properties, `emitterCells`.
+  /// The keys of a cell object: `name`, `emitterBehaviors`, `emitterCells`, the properties.
   static let codingKeys = EffectDecoder.cellKeys + EffectDecoder.propertyKeys(propertyDescriptors)
 
   /// Decodes a cell object with the keys, value shapes, defaults and checks
@@ -23,6 +23,7 @@ extension EmitterCell: Codable {
     if let problem = crossPropertyProblem() {
       throw DecodingError.invalidField(at: container.codingPath + [EffectCodingKey(problem.key)], problem.reason)
     }
+    emitterBehaviors = try container.decodeBehaviors()
     emitterCells = try container.decodeCells()
   }
 
@@ -33,6 +34,7 @@ extension EmitterCell: Codable {
     var container = encoder.container(keyedBy: EffectCodingKey.self)
     try container.encodeIfPresent(name, forKey: "name")
     try container.encodeProperties(of: self, unlessEqualTo: EmitterCell(), table: EmitterCell.propertyDescriptors)
+    try container.encodeBehaviors(emitterBehaviors)
     try container.encodeCells(emitterCells)
   }
 }

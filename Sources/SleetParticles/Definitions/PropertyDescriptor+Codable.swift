@@ -86,14 +86,26 @@ extension KeyedEncodingContainer where K == EffectCodingKey {
     for d in table where !d.isComponent {
       let value = d.get(root)
       guard !value.isIdentical(to: d.get(base)) else { continue }
-      let key = EffectCodingKey(d.name)
-      switch (d.kind, value) {
-      case (.float, .number(let x)): try encode(Float(x), forKey: key)
-      case (.uint32, .number(let x)): try encode(UInt32(x), forKey: key)
-      case (.vector, .vector(let xs)): try encode(xs.map { Float($0) }, forKey: key)
-      default: try encode(value, forKey: key)
-      }
+      try encodeValue(value, kind: d.kind, forKey: EffectCodingKey(d.name))
     }
+  }
+
+  /// Encodes a property's value in the shape effect files use for its kind.
+  mutating func encodeValue(_ value: PropertyValue, kind: PropertyKind, forKey key: EffectCodingKey) throws {
+    switch (kind, value) {
+    case (.float, .number(let x)): try encode(Float(x), forKey: key)
+    case (.uint32, .number(let x)): try encode(UInt32(x), forKey: key)
+    case (.vector, .vector(let xs)), (.numbers, .vector(let xs)): try encode(xs.map { Float($0) }, forKey: key)
+    case (.colors, .vector(let xs)):
+      try encode(
+        stride(from: 0, to: xs.count, by: 4).map { i in xs[i..<min(i + 4, xs.count)].map { Float($0) } }, forKey: key)
+    default: try encode(value, forKey: key)
+    }
+  }
+
+  /// Encodes `behaviors` under `emitterBehaviors` unless there are none.
+  mutating func encodeBehaviors(_ behaviors: [EmitterBehavior]) throws {
+    if !behaviors.isEmpty { try encode(behaviors, forKey: "emitterBehaviors") }
   }
 
   /// Encodes `cells` under `emitterCells` unless there are none.
@@ -122,21 +134,51 @@ extension KeyedDecodingContainer where K == EffectCodingKey {
     for d in table where !d.isComponent {
       let key = EffectCodingKey(d.name)
       guard contains(key) else { continue }
-      let value: PropertyValue =
-        switch d.kind {
-        case .float: .number(Double(try decode(Float.self, forKey: key)))
-        case .double, .uint32: .number(try decode(Double.self, forKey: key))
-        case .bool: .bool(try decode(Bool.self, forKey: key))
-        case .name, .sprite: .string(try decode(String.self, forKey: key))
-        case .vector: .vector(try decode([Float].self, forKey: key).map { Double($0) })
-        }
+      let value = try decodeValue(kind: d.kind, forKey: key)
       do throws(PropertyValueProblem) {
         try d.set(&root, value)
       } catch {
-        let component = error.componentIndex.map { [EffectCodingKey(intValue: $0)] } ?? []
-        throw DecodingError.invalidField(at: codingPath + [key] + component, error.reason)
+        throw DecodingError.invalidField(at: codingPath + [key] + error.indexKeys, error.reason)
       }
     }
+  }
+
+  /// The value under `key` in the shape effect files use for `kind`:
+  /// `Float` properties decoded as `Float` (see ``decodeProperties(into:table:)``),
+  /// a colour list's [r, g, b] completed with alpha 1.
+  /// - Parameter label: what to put before a colour's reason (a behavior's label and ": ").
+  func decodeValue(kind: PropertyKind, forKey key: EffectCodingKey, label: String = "") throws -> PropertyValue {
+    switch kind {
+    case .float: return .number(Double(try decode(Float.self, forKey: key)))
+    case .double, .uint32: return .number(try decode(Double.self, forKey: key))
+    case .bool: return .bool(try decode(Bool.self, forKey: key))
+    case .name, .sprite: return .string(try decode(String.self, forKey: key))
+    case .vector, .numbers: return .vector(try decode([Float].self, forKey: key).map { Double($0) })
+    case .colors:
+      var flat: [Double] = []
+      for (i, color) in try decode([[Float]].self, forKey: key).enumerated() {
+        guard (3...4).contains(color.count) else {
+          throw DecodingError.invalidField(
+            at: codingPath + [key, EffectCodingKey(intValue: i)],
+            label + "expected [r, g, b] or [r, g, b, a], got \(color.count) numbers")
+        }
+        flat += (color.count == 4 ? color : color + [1]).map { Double($0) }
+      }
+      return .vector(flat)
+    }
+  }
+
+  /// The behaviors under `emitterBehaviors` (none when absent), checked as
+  /// a list (unique names) as the effect reader checks them.
+  func decodeBehaviors() throws -> [EmitterBehavior] {
+    let key: EffectCodingKey = "emitterBehaviors"
+    guard let behaviors = try decodeIfPresent([EmitterBehavior].self, forKey: key) else { return [] }
+    do throws(BehaviorProblem) {
+      try EmitterBehavior.check(behaviors)
+    } catch {
+      throw DecodingError.invalidField(at: codingPath + error.codingKeys, error.reason)
+    }
+    return behaviors
   }
 
   /// The cells under `emitterCells` (none when absent), with unique sibling names.

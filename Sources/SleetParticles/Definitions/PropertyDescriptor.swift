@@ -8,9 +8,24 @@ struct PropertyValueProblem: Error, Hashable, Sendable {
   /// files say `color[0]`) and name (key paths say `red`).
   var componentIndex: Int? = nil
   var componentName: String? = nil
+  /// For a list property (a behavior's `values`, `locations`, `colors`), the
+  /// offending element; `componentIndex` then counts within it
+  /// (`colors[2][1]`).
+  var elementIndex: Int? = nil
 
   /// The reason as a key-path error states it: "height must be ≥ 0, got -1".
   var keyPathReason: String { componentName.map { "\($0) \(reason)" } ?? reason }
+
+  /// The element and component indices as a file path writes them after
+  /// the key: `[2][1]`, `[0]` or "".
+  var indexSuffix: String {
+    (elementIndex.map { "[\($0)]" } ?? "") + (componentIndex.map { "[\($0)]" } ?? "")
+  }
+
+  /// The same indices as coding keys.
+  var indexKeys: [EffectCodingKey] {
+    [elementIndex, componentIndex].compactMap { $0.map { EffectCodingKey(intValue: $0) } }
+  }
 }
 
 /// A check that every value of a numeric property must pass. Keeping these in
@@ -61,6 +76,13 @@ enum PropertyKind: Hashable, Sendable {
   case sprite
   /// A vector of `Float`s with this many components (colour accepts 3 or 4).
   case vector(Int)
+  /// A list of `Float`s of any length (a behavior's `values`, `locations`),
+  /// held as `PropertyValue.vector`.
+  case numbers
+  /// A list of colours (`colorOverLife`'s `colors`), each [r, g, b] or
+  /// [r, g, b, a] in a file; held flat as `PropertyValue.vector`, four
+  /// components per colour. Key paths do not reach it.
+  case colors
 
   /// What a value of this kind looks like, for "expected …" messages.
   var expectation: String {
@@ -70,6 +92,8 @@ enum PropertyKind: Hashable, Sendable {
     case .uint32: "an integer from 0 to 4294967295"
     case .name, .sprite: "a string"
     case .vector(let n): "an array of \(n) numbers"
+    case .numbers: "an array of numbers"
+    case .colors: "an array of colours ([r, g, b] or [r, g, b, a])"
     }
   }
 

@@ -101,8 +101,8 @@ extension Effect {
 
 /// Turns a parsed JSON document into an `Effect`, checking everything.
 enum EffectDecoder {
-  static let topLevelKeys = ["format", "summary", "parameters", "emitterCells", "changes"]
-  static let cellKeys = ["name", "emitterCells"]
+  static let topLevelKeys = ["format", "summary", "parameters", "emitterBehaviors", "emitterCells", "changes"]
+  static let cellKeys = ["name", "emitterBehaviors", "emitterCells"]
   static let changeKeys = ["time", "keyPath", "value"]
   static let parameterKeys = ["value", "minimum", "maximum", "bindings"]
   static let bindingKeys = ["keyPath", "factor", "offset"]
@@ -135,6 +135,8 @@ enum EffectDecoder {
         summary = s
       case "emitterCells":
         emitter.emitterCells = try cells(member.value, path: path)
+      case "emitterBehaviors":
+        emitter.emitterBehaviors = try behaviors(member.value, path: path)
       default:
         guard let d = Emitter.propertiesByName[member.key], !d.isComponent else {
           throw unknownKey(member.key, path: path, known: topLevelKeys + propertyKeys(Emitter.propertyDescriptors))
@@ -270,7 +272,24 @@ enum EffectDecoder {
       return .bool(b)
     case (.string(let s), .name), (.string(let s), .sprite):
       return .string(s)
-    case (.array(let elements), .vector):
+    case (.array(let elements), .colors):
+      var xs: [Double] = []
+      for (i, e) in elements.enumerated() {
+        guard case .array(let color) = e, (3...4).contains(color.count) else {
+          var got = e.kindDescription
+          if case .array(let xs) = e { got = "\(xs.count) numbers" }
+          throw EffectFormatError(path: "\(path)[\(i)]", reason: "expected [r, g, b] or [r, g, b, a], got \(got)")
+        }
+        for (k, c) in color.enumerated() {
+          guard case .number(let raw) = c else {
+            throw EffectFormatError(path: "\(path)[\(i)][\(k)]", reason: "expected a number, got \(c.kindDescription)")
+          }
+          xs.append(try number(raw, asFloat: floatLiterals, path: "\(path)[\(i)][\(k)]"))
+        }
+        if color.count == 3 { xs.append(1) }
+      }
+      return .vector(xs)
+    case (.array(let elements), .vector), (.array(let elements), .numbers):
       var xs: [Double] = []
       for (i, e) in elements.enumerated() {
         guard case .number(let raw) = e else {
@@ -291,7 +310,7 @@ enum EffectDecoder {
     do throws(PropertyValueProblem) {
       try d.set(&root, value)
     } catch {
-      throw EffectFormatError(path: path + (error.componentIndex.map { "[\($0)]" } ?? ""), reason: error.reason)
+      throw EffectFormatError(path: path + error.indexSuffix, reason: error.reason)
     }
   }
 }

@@ -32,6 +32,9 @@ extension Effect {
       top.append("\"parameters\": {\n" + entries.joined(separator: ",\n") + "\n  }")
     }
     top += EffectEncoder.properties(of: emitter, default: Emitter(), table: Emitter.propertyDescriptors)
+    if !emitter.emitterBehaviors.isEmpty {
+      top.append("\"emitterBehaviors\": " + EffectEncoder.behaviors(emitter.emitterBehaviors, indent: 1))
+    }
     if !emitter.emitterCells.isEmpty {
       top.append("\"emitterCells\": " + EffectEncoder.cells(emitter.emitterCells, indent: 1))
     }
@@ -77,9 +80,29 @@ enum EffectEncoder {
     case .number(let x): return float && kind == .float ? formatFloat(Float(x)) : formatDouble(x)
     case .bool(let b): return b ? "true" : "false"
     case .string(let s): return JSONText.quoted(s)
+    case .vector(let xs) where kind == .colors:
+      let colors = stride(from: 0, to: xs.count, by: 4).map { i in
+        text(.vector(Array(xs[i..<min(i + 4, xs.count)])), float: float, kind: .vector(4))
+      }
+      return "[" + colors.joined(separator: ", ") + "]"
     case .vector(let xs):
       return "[" + xs.map { float ? formatFloat(Float($0)) : formatDouble($0) }.joined(separator: ", ") + "]"
     }
+  }
+
+  /// An `emitterBehaviors` list, one behavior per line: `type`, `name`,
+  /// then the keys ``EmitterBehavior/writtenParameters`` lists.
+  static func behaviors(_ behaviors: [EmitterBehavior], indent: Int) -> String {
+    let pad = String(repeating: "  ", count: indent)
+    let lines = behaviors.map { b -> String in
+      var fields = ["\"type\": \(JSONText.quoted(b.type))"]
+      if let name = b.name { fields.append("\"name\": \(JSONText.quoted(name))") }
+      for (d, value) in b.writtenParameters {
+        fields.append("\(JSONText.quoted(d.name)): \(text(value, float: true, kind: d.kind))")
+      }
+      return pad + "  {" + fields.joined(separator: ", ") + "}"
+    }
+    return "[\n" + lines.joined(separator: ",\n") + "\n" + pad + "]"
   }
 
   /// `"key": value` for every property that differs from the default.
@@ -100,6 +123,9 @@ enum EffectEncoder {
       var fields: [String] = []
       if let name = cell.name { fields.append("\"name\": \(JSONText.quoted(name))") }
       fields += properties(of: cell, default: EmitterCell(), table: EmitterCell.propertyDescriptors)
+      if !cell.emitterBehaviors.isEmpty {
+        fields.append("\"emitterBehaviors\": " + Self.behaviors(cell.emitterBehaviors, indent: indent + 2))
+      }
       if !cell.emitterCells.isEmpty {
         fields.append("\"emitterCells\": " + Self.cells(cell.emitterCells, indent: indent + 2))
       }

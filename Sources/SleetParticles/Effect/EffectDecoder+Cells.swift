@@ -46,6 +46,8 @@ extension EffectDecoder {
         cell.name = name
       case "emitterCells":
         cell.emitterCells = try cells(m.value, path: p)
+      case "emitterBehaviors":
+        cell.emitterBehaviors = try behaviors(m.value, path: p)
       default:
         guard let d = EmitterCell.propertiesByName[m.key], !d.isComponent else {
           throw unknownKey(m.key, path: p, known: cellKeys + propertyKeys(EmitterCell.propertyDescriptors))
@@ -57,6 +59,76 @@ extension EffectDecoder {
       throw EffectFormatError(path: join(path, problem.key), reason: problem.reason)
     }
     return cell
+  }
+
+  // MARK: Behaviors
+
+  /// An `emitterBehaviors` list: each behavior, then the list's own rule
+  /// (unique names).
+  static func behaviors(_ v: JSONValue, path: String) throws(EffectFormatError) -> [EmitterBehavior] {
+    guard case .array(let elements) = v else {
+      throw EffectFormatError(path: path, reason: "expected an array of behaviors, got \(v.kindDescription)")
+    }
+    var result: [EmitterBehavior] = []
+    for (i, e) in elements.enumerated() {
+      result.append(try behavior(e, path: "\(path)[\(i)]"))
+    }
+    do throws(BehaviorProblem) {
+      try EmitterBehavior.check(result)
+    } catch {
+      let owner = path.dropLast("emitterBehaviors".count)
+      throw EffectFormatError(path: owner + error.path, reason: error.reason)
+    }
+    return result
+  }
+
+  /// One behavior object: `type` first (it decides the keys), `name`, then
+  /// every key through the kind's table; errors name the behavior.
+  static func behavior(_ v: JSONValue, path: String) throws(EffectFormatError) -> EmitterBehavior {
+    let members = try object(v, path: path, what: "a behavior (a JSON object)")
+    let fields = try uniqueFields(members, path: path)
+    let typePath = join(path, "type")
+    guard let typeValue = fields["type"] else {
+      throw EffectFormatError(path: typePath, reason: EmitterBehavior.missingTypeReason)
+    }
+    let kind: EmitterBehavior.Kind
+    switch EmitterBehavior.kind(forType: try string(typeValue, path: typePath)) {
+    case .success(let k): kind = k
+    case .failure(let problem): throw EffectFormatError(path: typePath, reason: problem.reason)
+    }
+    var behavior = kind.template
+    if let nameValue = fields["name"] {
+      let name = try string(nameValue, path: join(path, "name"))
+      behavior.name = name
+      if let problem = EmitterBehavior.nameProblem(name) {
+        throw EffectFormatError(path: join(path, "name"), reason: "\(behavior.label): \(problem)")
+      }
+    }
+    let label = behavior.label
+    for m in members where m.key != "type" && m.key != "name" {
+      let p = join(path, m.key)
+      guard let d = kind.parametersByName[m.key], !d.isComponent else {
+        throw EffectFormatError(path: p, reason: EmitterBehavior.unknownKeyReason(m.key, kind: kind, label: label))
+      }
+      let value: PropertyValue
+      do throws(EffectFormatError) {
+        value = try propertyValue(m.value, kind: d.kind, floatLiterals: true, path: p)
+      } catch {
+        throw EffectFormatError(path: error.path, reason: "\(label): \(error.reason)")
+      }
+      do throws(PropertyValueProblem) {
+        try d.set(&behavior, value)
+      } catch {
+        throw EffectFormatError(path: p + error.indexSuffix, reason: "\(label): \(error.reason)")
+      }
+    }
+    for key in kind.required where fields[key] == nil {
+      throw EffectFormatError(path: join(path, key), reason: "\(label): required field is missing")
+    }
+    if let (key, problem) = behavior.crossParameterProblem() {
+      throw EffectFormatError(path: join(path, key) + problem.indexSuffix, reason: "\(label): \(problem.reason)")
+    }
+    return behavior
   }
 
   // MARK: Changes
