@@ -2,15 +2,19 @@ import SleetMath
 
 // Key paths as Core Animation users write them:
 //
-//     keyPath      := property | cellPath "." property
+//     keyPath      := ( cellPath "." )? ( property | behaviorPath )
 //     cellPath     := "emitterCells" "." name ( "." "emitterCells" "." name )*
+//     behaviorPath := "emitterBehaviors" "." name "." property
 //     property     := key ( "." component )*      e.g. birthRate, emitterSize.width, color.red
 //
 // A layer property is named at the top level (`birthRate`, `emitterPosition`);
 // a cell property after one or more `emitterCells.<name>` steps
-// (`emitterCells.rocket.emitterCells.spark.emissionRange`). A name selects the
-// first cell of that name among its siblings, as Core Animation does; effect
-// files reject duplicate sibling names so that the choice never matters there.
+// (`emitterCells.rocket.emitterCells.spark.emissionRange`); a behavior's key
+// after `emitterBehaviors.<name>`, on the layer (`emitterBehaviors.pull.stiffness`)
+// or a cell (`emitterCells.confetti.emitterBehaviors.sway.force.x`). A name
+// selects the first cell or behavior of that name among its siblings, as Core
+// Animation does; effect files and `validate()` reject duplicate names so that
+// the choice never matters there.
 
 extension Emitter {
   /// A parsed, checked key path: the cells it descends through and the
@@ -20,9 +24,16 @@ extension Emitter {
   ///     let path = try Emitter.KeyPath("emitterCells.rocket.emitterCells.spark.emissionRange")
   ///     path == .cell(["rocket", "spark"], .emissionRange)   // true
   public struct KeyPath: Hashable, Sendable, CustomStringConvertible {
-    /// The cell names from the layer down; empty for a layer property.
+    /// The cell names from the layer down; empty for a layer property (or
+    /// a layer behavior's key).
     public let cellNames: [String]
-    /// The property key: `birthRate`, `emitterSize.width`, `color.red`, ….
+    /// The name of the behavior whose key ``property`` is
+    /// (`emitterBehaviors.<name>.<key>`), in the layer's list when
+    /// ``cellNames`` is empty and in the last cell's otherwise; nil for a
+    /// layer or cell property.
+    public let behaviorName: String?
+    /// The property key: `birthRate`, `emitterSize.width`, `color.red`, …;
+    /// for a behavior, the behavior's key: `stiffness`, `force.x`, `enabled`.
     public let property: String
 
     /// Parses a key path string.
@@ -45,6 +56,15 @@ extension Emitter {
       guard i < parts.count else {
         throw fail("missing the property after cell '\(names[names.count - 1])'")
       }
+      if parts[i] == "emitterBehaviors" {
+        guard i + 2 < parts.count else {
+          throw fail("'emitterBehaviors' must be followed by a behavior name and a key (emitterBehaviors.NAME.KEY)")
+        }
+        let key = parts[(i + 2)...].joined(separator: ".")
+        if let reason = Self.behaviorKeyProblem(key) { throw fail(reason) }
+        self.init(cellNames: names, behaviorName: parts[i + 1], property: key)
+        return
+      }
       let property = parts[i...].joined(separator: ".")
       if names.isEmpty {
         guard Emitter.propertiesByName[property] != nil else {
@@ -58,13 +78,29 @@ extension Emitter {
           throw fail(Self.unknown(property, kind: "cell", in: EmitterCell.propertyDescriptors.map(\.name)))
         }
       }
-      self.cellNames = names
+      self.init(cellNames: names, property: property)
+    }
+
+    private init(cellNames: [String], behaviorName: String? = nil, property: String) {
+      self.cellNames = cellNames
+      self.behaviorName = behaviorName
       self.property = property
     }
 
-    private init(cellNames: [String], property: String) {
-      self.cellNames = cellNames
-      self.property = property
+    /// Why `key` cannot be a behavior's key in a key path, or nil. The key
+    /// must be one some kind has (which kind the named behavior is, is
+    /// checked when the path is used on an emitter).
+    private static func behaviorKeyProblem(_ key: String) -> String? {
+      switch key {
+      case "name": return "a behavior's name cannot be set or read by key path (behaviors are addressed by name)"
+      case "type": return "a behavior's type cannot be set or read by key path; replace the behavior instead"
+      case "colors":
+        return "a colorOverLife's colors (a list of colours) cannot be set or read by key path; "
+          + "set them on the behavior"
+      default:
+        guard EmitterBehavior.keyPathKinds[key] == nil else { return nil }
+        return unknown(key, kind: "behavior", in: BehaviorKey.allCases.map(\.rawValue))
+      }
     }
 
     private static func unknown(_ property: String, kind: String, in names: [String]) -> String {
@@ -93,10 +129,65 @@ extension Emitter {
       return KeyPath(cellNames: names, property: property.rawValue)
     }
 
+    /// A key of the behavior named `name`: of the layer's behaviors, or of
+    /// the (sub-)cell found by descending through `cellNames`, e.g.
+    /// `.behavior("pull", .stiffness)` (`emitterBehaviors.pull.stiffness`),
+    /// `.behavior("sway", .forceX, inCell: ["confetti"])`.
+    public static func behavior(_ name: String, _ key: BehaviorKey, inCell cellNames: [String] = []) -> KeyPath {
+      precondition(
+        !name.isEmpty && !name.contains("."), "Emitter.KeyPath.behavior: a behavior name must be non-empty, no '.'")
+      precondition(
+        cellNames.allSatisfy { !$0.isEmpty && !$0.contains(".") },
+        "Emitter.KeyPath.behavior: cell names must be non-empty and contain no '.'")
+      return KeyPath(cellNames: cellNames, behaviorName: name, property: key.rawValue)
+    }
+
     /// The path as Core Animation spells it.
     public var description: String {
-      (cellNames.map { "emitterCells.\($0)." }.joined()) + property
+      (cellNames.map { "emitterCells.\($0)." }.joined())
+        + (behaviorName.map { "emitterBehaviors.\($0)." } ?? "") + property
     }
+  }
+
+  /// The behavior keys a key path can name (`emitterBehaviors.NAME.KEY`),
+  /// with the components of vector keys; which of them a behavior has
+  /// depends on its kind (docs/effect-format.md, "Emitter behaviors").
+  public enum BehaviorKey: String, CaseIterable, Hashable, Sendable {
+    /// Whether the behavior acts (every kind).
+    case enabled
+    /// `wave`: the force at the crest (a 3-vector value) and its components.
+    case force
+    /// `force.x`.
+    case forceX = "force.x"
+    /// `force.y`.
+    case forceY = "force.y"
+    /// `force.z`.
+    case forceZ = "force.z"
+    /// `wave`: periods per second.
+    case frequency
+    /// `drag`: the drag coefficient, per second.
+    case drag
+    /// `attractor`: `radial`, `axial` or `planar` (a name).
+    case attractorType
+    /// `attractor`, `simpleAttractor`: the spring's stiffness, the radius
+    /// without effect, the centre (a 2-vector value) and its components.
+    case stiffness, radius, position
+    /// `position.x`.
+    case positionX = "position.x"
+    /// `position.y`.
+    case positionY = "position.y"
+    /// `attractor`: the centre's z and the orientation of its axis or normal.
+    case zPosition, orientationLatitude, orientationLongitude
+    /// `attractor`, `simpleAttractor`: the change of stiffness far away.
+    case falloff
+    /// `attractor`: where the falloff starts beyond the radius.
+    case falloffDistance
+    /// `valueOverLife`: the property keyed (a name), the keyed values and
+    /// their locations (number lists), whether they add.
+    case keyPath, values, locations, additive
+    /// `alignToMotion`: the turn added to the direction of motion, and the
+    /// 3-D flag.
+    case rotation, preservesDepth
   }
 
   /// The layer properties a key path can name (`CAEmitterLayer` keys), with
@@ -199,6 +290,18 @@ extension Emitter {
   /// ``setValue(_:forKeyPath:)``).
   public mutating func setValue(_ value: PropertyValue, for keyPath: KeyPath) throws(KeyPathError) {
     let path = keyPath.description
+    if keyPath.behaviorName != nil {
+      if keyPath.cellNames.isEmpty {
+        try Self.setBehaviorValue(value, in: &emitterBehaviors, keyPath: keyPath, owner: "of the layer")
+      } else {
+        let owner = "of cell '\(keyPath.cellNames[keyPath.cellNames.count - 1])'"
+        try Self.withCell(in: &emitterCells, names: keyPath.cellNames[...], parent: nil, path: path) {
+          (cell: inout EmitterCell) throws(KeyPathError) in
+          try Self.setBehaviorValue(value, in: &cell.emitterBehaviors, keyPath: keyPath, owner: owner)
+        }
+      }
+      return
+    }
     if keyPath.cellNames.isEmpty {
       // Safe: `KeyPath` only holds properties that exist in the table.
       let descriptor = Emitter.propertiesByName[keyPath.property]!
@@ -237,6 +340,9 @@ extension Emitter {
   /// The current value of the property named by a parsed key path.
   public func value(for keyPath: KeyPath) throws(KeyPathError) -> PropertyValue {
     if keyPath.cellNames.isEmpty {
+      if keyPath.behaviorName != nil {
+        return try Self.behaviorValue(in: emitterBehaviors, keyPath: keyPath, owner: "of the layer")
+      }
       return Emitter.propertiesByName[keyPath.property]!.get(self)
     }
     var cells = emitterCells
@@ -245,9 +351,68 @@ extension Emitter {
       cells = try Self.cell(named: name, in: cells, parent: parent, path: keyPath.description).emitterCells
       parent = name
     }
-    let cell = try Self.cell(
-      named: keyPath.cellNames[keyPath.cellNames.count - 1], in: cells, parent: parent, path: keyPath.description)
+    let name = keyPath.cellNames[keyPath.cellNames.count - 1]
+    let cell = try Self.cell(named: name, in: cells, parent: parent, path: keyPath.description)
+    if keyPath.behaviorName != nil {
+      return try Self.behaviorValue(in: cell.emitterBehaviors, keyPath: keyPath, owner: "of cell '\(name)'")
+    }
     return EmitterCell.propertiesByName[keyPath.property]!.get(cell)
+  }
+
+  // MARK: Behaviors
+
+  /// The index of the behavior a key path names in `behaviors` and the
+  /// descriptor of its key, or an error naming the path: no behavior of
+  /// that name (listing the names there are), or a key its kind does not
+  /// have (listing the kind's keys).
+  /// - Parameter owner: whose list it is, for messages: "of the layer",
+  ///   "of cell 'confetti'".
+  static func behaviorParameter(
+    in behaviors: [EmitterBehavior], keyPath: KeyPath, owner: String
+  ) throws(KeyPathError) -> (index: Int, descriptor: PropertyDescriptor<EmitterBehavior>) {
+    // Safe: only behavior key paths come here.
+    let name = keyPath.behaviorName!
+    guard let index = behaviors.firstIndex(where: { $0.name == name }) else {
+      let names = behaviors.compactMap(\.name)
+      var reason = "no behavior named '\(name)' in emitterBehaviors \(owner)"
+      reason += names.isEmpty ? " (it has no named behaviors)" : " (behaviors: \(names.joined(separator: ", ")))"
+      if let near = closestName(to: name, in: names) { reason += "; did you mean '\(near)'?" }
+      throw KeyPathError(keyPath: keyPath.description, reason: reason)
+    }
+    let kind = behaviors[index].kind
+    guard let d = kind.parametersByName[keyPath.property], d.kind != .colors else {
+      var reason = "\(behaviors[index].label) has no key '\(keyPath.property)'"
+      if let near = closestName(to: keyPath.property, in: kind.keyPathKeys) { reason += " (did you mean '\(near)'?)" }
+      reason += "; \(kind.type) keys: \(kind.keyPathKeys.joined(separator: ", "))"
+      throw KeyPathError(keyPath: keyPath.description, reason: reason)
+    }
+    return (index, d)
+  }
+
+  static func behaviorValue(
+    in behaviors: [EmitterBehavior], keyPath: KeyPath, owner: String
+  ) throws(KeyPathError) -> PropertyValue {
+    let (index, d) = try behaviorParameter(in: behaviors, keyPath: keyPath, owner: owner)
+    return d.get(behaviors[index])
+  }
+
+  /// Sets a behavior's key, checking the value as an effect file would
+  /// (its own rule, then the rules across keys); on error `behaviors` is
+  /// unchanged.
+  static func setBehaviorValue(
+    _ value: PropertyValue, in behaviors: inout [EmitterBehavior], keyPath: KeyPath, owner: String
+  ) throws(KeyPathError) {
+    let (index, d) = try behaviorParameter(in: behaviors, keyPath: keyPath, owner: owner)
+    var changed = behaviors[index]
+    do throws(PropertyValueProblem) {
+      try d.set(&changed, value)
+    } catch {
+      throw KeyPathError(keyPath: keyPath.description, reason: error.keyPathReason)
+    }
+    if let (_, problem) = changed.crossParameterProblem() {
+      throw KeyPathError(keyPath: keyPath.description, reason: problem.reason)
+    }
+    behaviors[index] = changed
   }
 
   /// The first cell named `name` among `cells`, or an error that lists the

@@ -13,8 +13,12 @@ struct PropertyValueProblem: Error, Hashable, Sendable {
   /// (`colors[2][1]`).
   var elementIndex: Int? = nil
 
-  /// The reason as a key-path error states it: "height must be ≥ 0, got -1".
-  var keyPathReason: String { componentName.map { "\($0) \(reason)" } ?? reason }
+  /// The reason as a key-path error states it: "height must be ≥ 0, got -1",
+  /// "at index 1: must be between 0 and 1, got 2" (a list's element).
+  var keyPathReason: String {
+    if let i = elementIndex { return "at index \(i): \(reason)" }
+    return componentName.map { "\($0) \(reason)" } ?? reason
+  }
 
   /// The element and component indices as a file path writes them after
   /// the key: `[2][1]`, `[0]` or "".

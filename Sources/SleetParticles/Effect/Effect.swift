@@ -163,6 +163,7 @@ public struct Effect: Hashable, Sendable {
   /// error instead.
   /// - Complexity: O(1).
   static func timedChangeProblem(_ keyPath: Emitter.KeyPath) -> String? {
+    guard keyPath.behaviorName == nil else { return nil }
     let timing = ["beginTime", "duration", "speed", "timeOffset"].contains(keyPath.property)
     let layerSeed = keyPath.cellNames.isEmpty && keyPath.property == "seed"
     guard timing || layerSeed else { return nil }

@@ -135,7 +135,8 @@ extension EffectDecoder {
 
   static func kind(of keyPath: Emitter.KeyPath) -> PropertyKind {
     // Safe: `KeyPath` only holds properties that exist in the tables.
-    keyPath.cellNames.isEmpty
+    if keyPath.behaviorName != nil { return EmitterBehavior.keyPathKinds[keyPath.property]! }
+    return keyPath.cellNames.isEmpty
       ? Emitter.propertiesByName[keyPath.property]!.kind
       : EmitterCell.propertiesByName[keyPath.property]!.kind
   }

@@ -107,6 +107,13 @@ extension EmitterBehavior {
       ]),
   ]
 
+  /// The kind of value of every key a key path can name, over all kinds
+  /// (a key means the same in every kind that has it: `stiffness` is a
+  /// number in both attractors).
+  static let keyPathKinds: [String: PropertyKind] = Dictionary(
+    kinds.flatMap { kind in kind.parameters.filter { $0.kind != .colors }.map { ($0.name, $0.kind) } },
+    uniquingKeysWith: { first, _ in first })
+
   static let kindsByType: [String: Kind] = Dictionary(uniqueKeysWithValues: kinds.map { ($0.type, $0) })
 
   /// The kind's keys, types and rules.
