@@ -441,3 +441,191 @@ struct BehaviorFormatTests {
     #expect(validationError(emitterWithBehaviors()) == nil)
   }
 }
+
+/// The description of the `EffectValidationError` that `Effect.init` throws
+/// for `changes` on `emitterWithBehaviors()`; an effect file with the same
+/// change must give the same message.
+private func changeError(_ changes: [PropertyChange]) -> String? {
+  do throws(EffectValidationError) {
+    _ = try Effect(emitter: emitterWithBehaviors(), changes: changes)
+    return nil
+  } catch {
+    return error.description
+  }
+}
+
+/// The error reading a file with `emitterWithBehaviors()` and `changes` (the
+/// text of one change object).
+private func changeFileError(_ change: String) -> String? {
+  let emitter = (try? Effect(emitter: emitterWithBehaviors()).jsonString()) ?? ""
+  let json = emitter.dropLast(3) + #", "changes": ["# + change + "]}"
+  let reader = formatError(String(json))
+  #expect(reader == decodingError(Effect.self, String(json)), "\(change)")
+  return reader
+}
+
+@Suite("Animated changes")
+struct AnimatedChangeTests {
+  @Test func behaviorParametersAnimateAndRoundTrip() throws {
+    let changes = [
+      PropertyChange(
+        time: 0, keyPath: "emitterBehaviors.pull.stiffness", value: 5, duration: 1.2, timingFunction: .easeOut),
+      PropertyChange(
+        time: 0.5, keyPath: "emitterCells.confetti.emitterBehaviors.swayC.force", value: [0, 10, 0], duration: 2,
+        timingFunction: TimingFunction(controlPoints: 0.1, -0.5, 0.9, 1.5)),
+      PropertyChange(
+        time: 1, keyPath: "emitterBehaviors.brake.drag", duration: 3, keyTimes: [0, 0.5, 0.5, 1],
+        values: [0, 2, 1, 0.5]),
+      PropertyChange(time: 2, keyPath: "emitterBehaviors.pull.position.x", value: 3, duration: 0.25),
+      PropertyChange(time: 2, keyPath: "emitterCells.confetti.birthRate", value: 0),
+    ]
+    let e = try Effect(emitter: emitterWithBehaviors(), changes: changes)
+    #expect(e.changes == changes)
+    #expect(changes[2].value == 0.5 && changes[2].isAnimated)
+    let text = e.jsonString()
+    #expect(
+      text.contains(
+        #"{"time": 0, "keyPath": "emitterBehaviors.pull.stiffness", "value": 5, "duration": 1.2, "timingFunction": "easeOut"}"#
+      ))
+    #expect(
+      text.contains(
+        #"{"time": 1, "keyPath": "emitterBehaviors.brake.drag", "duration": 3, "keyTimes": [0, 0.5, 0.5, 1], "values": [0, 2, 1, 0.5]}"#
+      ))
+    #expect(text.contains(#""timingFunction": [0.1, -0.5, 0.9, 1.5]"#))
+    #expect(try Effect(json: text) == e)
+    #expect(try JSONDecoder().decode(Effect.self, from: try JSONEncoder().encode(e)) == e)
+    // The emitter at a time holds each change's final value from its time on.
+    #expect(try e.emitter(at: 0).value(forKeyPath: "emitterBehaviors.pull.stiffness") == 5)
+    #expect(try e.emitter(at: 0.9).value(forKeyPath: "emitterBehaviors.brake.drag") == 1.5)
+    #expect(try e.emitter(at: 1).value(forKeyPath: "emitterBehaviors.brake.drag") == 0.5)
+  }
+
+  @Test func fileFormsOfTheAnimationFields() throws {
+    let e = try Effect(
+      json: """
+        {"format": 1, "emitterBehaviors": [{"type": "drag", "name": "d"}], "changes": [
+          {"time": 0, "keyPath": "emitterBehaviors.d.drag", "keyTimes": [0, 1], "values": [1, 2], "duration": 1,
+           "timingFunction": "easeInEaseOut"},
+          {"time": 1, "keyPath": "emitterBehaviors.d.drag", "value": 3, "keyTimes": [0, 1], "values": [2, 3],
+           "duration": 1},
+          {"time": 2, "keyPath": "emitterBehaviors.d.drag", "value": 4, "duration": 0.5,
+           "timingFunction": [0.25, 0.1, 0.25, 1]}
+        ]}
+        """)
+    #expect(e.changes[0].value == 2 && e.changes[0].timingFunction == .easeInEaseOut)
+    #expect(e.changes[1].value == 3 && e.changes[1].values == [2, 3])
+    #expect(e.changes[2].timingFunction == .default)
+    #expect(e.jsonString().contains(#""timingFunction": "default""#))
+  }
+
+  @Test func onlyForceParametersCanBeAnimated() {
+    let animate = { (path: String, value: PropertyValue) in
+      PropertyChange(time: 1, keyPath: path, value: value, duration: 1)
+    }
+    let onlyBehaviors =
+      "only behavior parameters (emitterBehaviors.NAME.KEY) can be animated in this version; "
+      + "without a duration the property changes at its time"
+    #expect(
+      changeError([animate("emitterCells.confetti.birthRate", 0)])
+        == "changes[0].duration: 'emitterCells.confetti.birthRate': \(onlyBehaviors)")
+    #expect(
+      changeError([PropertyChange(time: 0, keyPath: "birthRate", duration: 1, keyTimes: [0, 1], values: [1, 0])])
+        == "changes[0].duration: 'birthRate': \(onlyBehaviors)")
+    #expect(
+      changeError([animate("emitterBehaviors.sway.enabled", false)])
+        == "changes[0].duration: 'emitterBehaviors.sway.enabled': only numbers and vectors can be animated, and "
+        + "enabled is true or false; without a duration it changes at its time")
+    #expect(
+      changeError([animate("emitterBehaviors.pull.attractorType", "axial")])
+        == "changes[0].duration: 'emitterBehaviors.pull.attractorType': only numbers and vectors can be animated, "
+        + "and attractorType is a string; without a duration it changes at its time")
+    #expect(
+      changeFileError(#"{"time": 1, "keyPath": "emitterCells.confetti.birthRate", "value": 0, "duration": 1}"#)
+        == "changes[0].duration: 'emitterCells.confetti.birthRate': \(onlyBehaviors)")
+  }
+
+  @Test func lifeCurvesAreReadAtTimeZeroOnly() {
+    for (path, value): (String, PropertyValue) in [
+      ("emitterBehaviors.grow.values", [1, 2, 3]), ("emitterBehaviors.grow.locations", [0, 0.5, 1]),
+      ("emitterBehaviors.grow.keyPath", "spin"), ("emitterBehaviors.grow.additive", false),
+      ("emitterBehaviors.grow.enabled", false), ("emitterBehaviors.fade.locations", [0, 1]),
+      ("emitterBehaviors.align.rotation", 0.5), ("emitterBehaviors.align.preservesDepth", false),
+      ("emitterCells.confetti.emitterBehaviors.alignC.rotation", 1),
+    ] {
+      let type = path.contains("grow") ? "valueOverLife" : path.contains("fade") ? "colorOverLife" : "alignToMotion"
+      #expect(
+        changeError([PropertyChange(time: 1, keyPath: path, value: value)])
+          == "changes[0].keyPath: '\(path)': a \(type) behavior is read at time 0 only and cannot change over time "
+          + "(only force behaviors' keys can); set it on the behavior instead")
+    }
+  }
+
+  @Test func animationFieldErrors() throws {
+    let path = "emitterBehaviors.pull.stiffness"
+    var c = PropertyChange(time: 0, keyPath: path, value: 5, duration: -1)
+    #expect(changeError([c]) == "changes[0].duration: must be ≥ 0, got -1")
+    c.duration = .infinity
+    #expect(changeError([c]) == "changes[0].duration: must be finite, got inf")
+    c = PropertyChange(time: 0, keyPath: path, value: 5)
+    c.timingFunction = .easeIn
+    #expect(
+      changeError([c])
+        == "changes[0].timingFunction: paces an animation: give the change a duration > 0, or leave it out")
+    c = PropertyChange(time: 0, keyPath: path, duration: 1, keyTimes: [0, 0.5], values: [1, 2, 3])
+    #expect(changeError([c]) == "changes[0].keyTimes: expected one key time per value (3), got 2")
+    c = PropertyChange(time: 0, keyPath: path, duration: 1, keyTimes: [0, 1.5], values: [1, 2])
+    #expect(changeError([c]) == "changes[0].keyTimes: at index 1: must be between 0 and 1, got 1.5")
+    c = PropertyChange(time: 0, keyPath: path, duration: 1, keyTimes: [0.5, 0.25], values: [1, 2])
+    #expect(
+      changeError([c])
+        == "changes[0].keyTimes: at index 1: must be ≥ the key time before it (0.5), got 0.25; key times do not decrease"
+    )
+    c = PropertyChange(time: 0, keyPath: path, duration: 0, keyTimes: [0, 1], values: [1, 2])
+    #expect(changeError([c]) == "changes[0].duration: a keyframe animation needs a duration > 0, got 0")
+    c = PropertyChange(time: 0, keyPath: path, duration: 1, keyTimes: [0, 1], values: [1, 2])
+    c.value = 7
+    #expect(changeError([c]) == "changes[0].value: must be the last of values (2) or be left out, got 7")
+    c = PropertyChange(time: 0, keyPath: path, value: 1)
+    c.keyTimes = [0]
+    #expect(changeError([c]) == "changes[0].values: a keyframe animation needs at least one value")
+    c = PropertyChange(
+      time: 0, keyPath: "emitterBehaviors.brake.drag", duration: 1, keyTimes: [0, 1], values: [-1, 2])
+    #expect(changeError([c]) == "changes[0].values: at index 0: must be ≥ 0, got -1")
+    c = PropertyChange(
+      time: 0, keyPath: "emitterBehaviors.sway.force", duration: 1, keyTimes: [0, 1], values: [[1, 2], "x"])
+    #expect(changeError([c]) == "changes[0].values: at index 1: expected an array of 3 numbers, got the string 'x'")
+
+    #expect(
+      changeFileError(
+        #"{"time": 0, "keyPath": "emitterBehaviors.pull.stiffness", "value": 1, "duration": 1, "timingFunction": "easeOt"}"#
+      )
+        == "changes[0].timingFunction: expected one of linear, easeIn, easeOut, easeInEaseOut, default, got 'easeOt' "
+        + "(did you mean 'easeOut'?)")
+    #expect(
+      changeFileError(
+        #"{"time": 0, "keyPath": "emitterBehaviors.pull.stiffness", "value": 1, "duration": 1, "timingFunction": [1.5, 0, 1, 1]}"#
+      )
+        == "changes[0].timingFunction[0]: a control point's x must be between 0 and 1, got 1.5")
+    #expect(
+      changeFileError(
+        #"{"time": 0, "keyPath": "emitterBehaviors.pull.stiffness", "value": 1, "duration": 1, "timingFunction": [0, 1]}"#
+      )
+        == "changes[0].timingFunction: expected one of linear, easeIn, easeOut, easeInEaseOut, default or "
+        + "[x1, y1, x2, y2], got an array of 2 numbers")
+    // A missing field is `JSONDecoder`'s own `keyNotFound`; the reader names it.
+    let noValue =
+      try Effect(emitter: emitterWithBehaviors()).jsonString().dropLast(3)
+      + #", "changes": [{"time": 0, "keyPath": "emitterBehaviors.pull.stiffness", "duration": 1}]}"#
+    #expect(
+      formatError(String(noValue))
+        == "changes[0].value: required field is missing")
+    #expect(
+      changeFileError(
+        #"{"time": 0, "keyPath": "emitterBehaviors.pull.stiffness", "duration": 1, "keyTimes": [0, 1], "values": [1, 2], "value": 3}"#
+      )
+        == "changes[0].value: must be the last of values (2) or be left out, got 3")
+    #expect(
+      changeFileError(#"{"time": 0, "keyPath": "emitterBehaviors.pull.stiffness", "duration": -2, "value": 3}"#)
+        == "changes[0].duration: must be ≥ 0, got -2")
+  }
+}

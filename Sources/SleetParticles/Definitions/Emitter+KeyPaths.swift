@@ -361,6 +361,21 @@ extension Emitter {
 
   // MARK: Behaviors
 
+  /// The behavior a behavior key path names (the first of that name in the
+  /// layer's or the cell's list), or nil when there is none.
+  /// - Complexity: O(depth × siblings + behaviors).
+  func behavior(for keyPath: KeyPath) -> EmitterBehavior? {
+    guard let name = keyPath.behaviorName else { return nil }
+    let behaviors: [EmitterBehavior]
+    if keyPath.cellNames.isEmpty {
+      behaviors = emitterBehaviors
+    } else {
+      guard let cell = cell(named: keyPath.cellNames) else { return nil }
+      behaviors = cell.emitterBehaviors
+    }
+    return behaviors.first { $0.name == name }
+  }
+
   /// The index of the behavior a key path names in `behaviors` and the
   /// descriptor of its key, or an error naming the path: no behavior of
   /// that name (listing the names there are), or a key its kind does not

@@ -132,11 +132,15 @@ extension EffectParameter.Binding: Codable {
 }
 
 extension PropertyChange: Codable {
-  /// Decodes `{"time", "keyPath", "value"}`, all required: a time ≥ 0 and a
-  /// well-formed key path; whether the path names an existing cell and the
-  /// value suits the property is checked by `Effect`'s decoder.
+  /// Decodes `{"time", "keyPath", "value"}` with the optional animation
+  /// fields `duration`, `timingFunction` (a name or [x1, y1, x2, y2]),
+  /// `keyTimes` and `values` (`value` may then be left out: it is the last
+  /// of `values`): a time ≥ 0, a well-formed key path and a known timing
+  /// function; whether the path names an existing cell, the value suits the
+  /// property and the animation is allowed is checked by `Effect`'s decoder.
   /// - Throws: `DecodingError.dataCorrupted` naming the field for an unknown
-  ///   key, a negative time or a malformed key path.
+  ///   key, a negative time, a malformed key path or an unknown timing
+  ///   function; `keyNotFound` without `value` and `values`.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: EffectCodingKey.self)
     try container.rejectUnknownKeys(known: EffectDecoder.changeKeys)
@@ -148,15 +152,43 @@ extension PropertyChange: Codable {
     } catch {
       throw DecodingError.invalidField(error, below: container.codingPath, checkedAs: "")
     }
-    self.init(time: time, keyPath: keyPath, value: try container.decode(PropertyValue.self, forKey: "value"))
+    let values = try container.decodeIfPresent([PropertyValue].self, forKey: "values") ?? []
+    let value: PropertyValue
+    if let last = values.last, !container.contains("value") {
+      value = last
+    } else {
+      value = try container.decode(PropertyValue.self, forKey: "value")
+    }
+    self.init(time: time, keyPath: keyPath, value: value)
+    self.values = values
+    duration = try container.decodeIfPresent(Double.self, forKey: "duration") ?? 0
+    keyTimes = try container.decodeIfPresent([Double].self, forKey: "keyTimes") ?? []
+    if container.contains("timingFunction") {
+      let given = try container.decode(PropertyValue.self, forKey: "timingFunction")
+      switch PropertyChange.timingFunction(given) {
+      case .success(let f): timingFunction = f
+      case .failure(let problem):
+        throw DecodingError.invalidField(
+          at: container.codingPath + [EffectCodingKey("timingFunction")] + problem.indexKeys, problem.reason)
+      }
+    }
   }
 
-  /// Encodes the change as effect files write it.
+  /// Encodes the change as effect files write it (a keyframe animation's
+  /// `value` left out, the animation fields only when set).
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: EffectCodingKey.self)
     try container.encode(time, forKey: "time")
     try container.encode(keyPath, forKey: "keyPath")
-    try container.encode(value, forKey: "value")
+    if values.isEmpty { try container.encode(value, forKey: "value") }
+    if duration.bitPattern != 0 { try container.encode(duration, forKey: "duration") }
+    if timingFunction != .linear {
+      try container.encode(PropertyChange.timingFunctionValue(timingFunction), forKey: "timingFunction")
+    }
+    if !values.isEmpty || !keyTimes.isEmpty {
+      try container.encode(keyTimes, forKey: "keyTimes")
+      try container.encode(values, forKey: "values")
+    }
   }
 }
 

@@ -103,7 +103,7 @@ extension Effect {
 enum EffectDecoder {
   static let topLevelKeys = ["format", "summary", "parameters", "emitterBehaviors", "emitterCells", "changes"]
   static let cellKeys = ["name", "emitterBehaviors", "emitterCells"]
-  static let changeKeys = ["time", "keyPath", "value"]
+  static let changeKeys = ["time", "keyPath", "value", "duration", "timingFunction", "keyTimes", "values"]
   static let parameterKeys = ["value", "minimum", "maximum", "bindings"]
   static let bindingKeys = ["keyPath", "factor", "offset"]
 

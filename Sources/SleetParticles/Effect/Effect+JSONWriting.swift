@@ -42,8 +42,20 @@ extension Effect {
       let entries = changes.map { c in
         // Safe: `init` checked every change's key path.
         let kind = EffectDecoder.kind(of: try! Emitter.KeyPath(c.keyPath))
-        return "    {\"time\": \(formatDouble(c.time)), \"keyPath\": \(JSONText.quoted(c.keyPath)), "
-          + "\"value\": \(EffectEncoder.text(c.value, float: false, kind: kind))}"
+        var fields = ["\"time\": \(formatDouble(c.time))", "\"keyPath\": \(JSONText.quoted(c.keyPath))"]
+        // A keyframe animation's value is the last of its values, written once.
+        if c.values.isEmpty { fields.append("\"value\": \(EffectEncoder.text(c.value, float: false, kind: kind))") }
+        if c.duration.bitPattern != 0 { fields.append("\"duration\": \(formatDouble(c.duration))") }
+        if c.timingFunction != .linear {
+          let f = PropertyChange.timingFunctionValue(c.timingFunction)
+          fields.append("\"timingFunction\": \(EffectEncoder.text(f, float: false, kind: .vector(4)))")
+        }
+        if !c.values.isEmpty || !c.keyTimes.isEmpty {
+          let times = c.keyTimes.map { formatDouble($0) }.joined(separator: ", ")
+          let values = c.values.map { EffectEncoder.text($0, float: false, kind: kind) }.joined(separator: ", ")
+          fields += ["\"keyTimes\": [\(times)]", "\"values\": [\(values)]"]
+        }
+        return "    {" + fields.joined(separator: ", ") + "}"
       }
       top.append("\"changes\": [\n" + entries.joined(separator: ",\n") + "\n  ]")
     }

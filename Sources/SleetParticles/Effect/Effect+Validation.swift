@@ -47,6 +47,10 @@ extension PropertyChange {
   public enum Field: String, Hashable, Sendable {
     /// ``PropertyChange/time``, ``PropertyChange/keyPath``, ``PropertyChange/value``.
     case time, keyPath, value
+    /// An animation's ``PropertyChange/duration``,
+    /// ``PropertyChange/timingFunction``, ``PropertyChange/keyTimes`` and
+    /// ``PropertyChange/values``.
+    case duration, timingFunction, keyTimes, values
   }
 
   /// Why `time` cannot be the time of a change, or nil: it must be finite
@@ -141,27 +145,43 @@ extension Effect {
     if let problem = timedChangeProblem(keyPath) {
       throw .invalidChange(index: index, field: .keyPath, reason: "'\(text)': \(problem)")
     }
+    if keyPath.behaviorName != nil, let behavior = emitter.behavior(for: keyPath), !behavior.isForce {
+      throw .invalidChange(
+        index: index, field: .keyPath,
+        reason: "'\(text)': a \(behavior.type) behavior is read at time 0 only and cannot change over time "
+          + "(only force behaviors' keys can); set it on the behavior instead")
+    }
     return keyPath
   }
 
   /// Checks `changes` against `emitter` and returns them sorted by time
   /// (stably: equal times keep their given order).
   ///
-  /// First every change's time and key path, in the given order
-  /// (``checkedKeyPath(_:time:index:on:)``); then the values, applied to
-  /// `emitter` in the sorted order, so that each is checked against the
-  /// emitter as it is at that moment. Times are known to be finite before
-  /// they are sorted.
-  /// - Complexity: O(changes × (log changes + depth × siblings)).
+  /// First every change's time, key path and animation fields, in the
+  /// given order (``checkedKeyPath(_:time:index:on:)``,
+  /// ``checkAnimation(_:keyPath:index:)``); then the values (each keyframe,
+  /// then the final value), applied to `emitter` in the sorted order, so
+  /// that each is checked against the emitter as it is at that moment.
+  /// Times are known to be finite before they are sorted.
+  /// - Complexity: O(changes × (log changes + depth × siblings) + keyframes).
   static func checkedChanges(
     _ changes: [PropertyChange], on emitter: Emitter
   ) throws(EffectValidationError) -> [PropertyChange] {
     for (i, change) in changes.enumerated() {
-      _ = try checkedKeyPath(change.keyPath, time: change.time, index: i, on: emitter)
+      let keyPath = try checkedKeyPath(change.keyPath, time: change.time, index: i, on: emitter)
+      try checkAnimation(change, keyPath: keyPath, index: i)
     }
     let order = changes.indices.sorted { (changes[$0].time, $0) < (changes[$1].time, $1) }
     var probe = emitter
     for i in order {
+      for (k, value) in changes[i].values.enumerated() {
+        var keyframe = probe
+        do throws(KeyPathError) {
+          try keyframe.setValue(value, forKeyPath: changes[i].keyPath)
+        } catch {
+          throw .invalidChange(index: i, field: .values, reason: "at index \(k): \(error.reason)")
+        }
+      }
       do throws(KeyPathError) {
         try probe.setValue(changes[i].value, forKeyPath: changes[i].keyPath)
       } catch {

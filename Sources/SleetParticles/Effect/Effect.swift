@@ -172,7 +172,11 @@ public struct Effect: Hashable, Sendable {
       + " set it on the emitter or cell instead"
   }
 
-  /// The emitter with every change whose `time ≤ t` applied.
+  /// The emitter with every change whose `time ≤ t` applied, each at its
+  /// final ``PropertyChange/value``: an animated change (a behavior
+  /// parameter moving over [time, time + duration]) counts from its `time`,
+  /// so this is the definition the simulation starts from, and its value at
+  /// a time inside the animation is the simulation's to evaluate.
   /// - Complexity: O(changes).
   public func emitter(at t: Double) -> Emitter {
     var e = emitter

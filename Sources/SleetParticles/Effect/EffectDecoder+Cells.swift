@@ -174,10 +174,51 @@ extension EffectDecoder {
       }
       // Change values stay `Double` (exact in both directions); the property
       // converts them when the change is applied.
-      let value = try propertyValue(
-        try required(fields, "value", path: path), kind: kind(of: keyPath), floatLiterals: false,
-        path: "\(path).value")
-      result.append(PropertyChange(time: time, keyPath: keyPath.description, value: value))
+      let kind = kind(of: keyPath)
+      var values: [PropertyValue] = []
+      if let v = fields["values"] {
+        guard case .array(let elements) = v else {
+          throw EffectFormatError(
+            path: "\(path).values", reason: "expected an array of values, got \(v.kindDescription)")
+        }
+        for (k, e) in elements.enumerated() {
+          values.append(try propertyValue(e, kind: kind, floatLiterals: false, path: "\(path).values[\(k)]"))
+        }
+      }
+      // A keyframe animation's `value` may be left out: it is the last of `values`.
+      let value: PropertyValue
+      if let v = fields["value"] {
+        value = try propertyValue(v, kind: kind, floatLiterals: false, path: "\(path).value")
+      } else if let last = values.last {
+        value = last
+      } else {
+        throw EffectFormatError(
+          path: "\(path).value", reason: "required field is missing")
+      }
+      var change = PropertyChange(time: time, keyPath: keyPath.description, value: value)
+      change.values = values
+      if let v = fields["duration"] { change.duration = try finiteDouble(v, path: "\(path).duration") }
+      if let v = fields["timingFunction"] {
+        let p = "\(path).timingFunction"
+        let given: PropertyValue =
+          if case .string(let name) = v { .string(name) } else {
+            try propertyValue(v, kind: .vector(4), floatLiterals: false, path: p)
+          }
+        switch PropertyChange.timingFunction(given) {
+        case .success(let f): change.timingFunction = f
+        case .failure(let problem): throw EffectFormatError(path: p + problem.indexSuffix, reason: problem.reason)
+        }
+      }
+      if let v = fields["keyTimes"] {
+        guard case .array(let elements) = v else {
+          throw EffectFormatError(
+            path: "\(path).keyTimes", reason: "expected an array of numbers, got \(v.kindDescription)")
+        }
+        for (k, e) in elements.enumerated() {
+          change.keyTimes.append(try finiteDouble(e, path: "\(path).keyTimes[\(k)]"))
+        }
+      }
+      result.append(change)
     }
     return result
   }

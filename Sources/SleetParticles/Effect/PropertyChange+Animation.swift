@@ -1,0 +1,128 @@
+import SleetMath
+
+// Animated changes (`duration`, `timingFunction`, `keyTimes`, `values`): their
+// rules, shared by `Effect.init`, the effect reader and `Codable`
+// (docs/effect-format.md, "Animated changes").
+
+extension PropertyChange {
+  /// The timing functions a change may name, in the order messages list
+  /// them and the writer prefers them (`TimingFunction.named`).
+  static let timingFunctionNames = ["linear", "easeIn", "easeOut", "easeInEaseOut", "default"]
+
+  /// The timing function a change names: one of ``timingFunctionNames``, or
+  /// four control points [x1, y1, x2, y2] with x1 and x2 in [0, 1] and
+  /// every number finite. Returns the reason otherwise.
+  static func timingFunction(_ value: PropertyValue) -> Result<TimingFunction, PropertyValueProblem> {
+    let expected = "expected one of \(timingFunctionNames.joined(separator: ", ")) or [x1, y1, x2, y2]"
+    switch value {
+    case .string(let name):
+      guard let f = TimingFunction.named[name] else {
+        return .failure(PropertyValueProblem(reason: unknownName(name, expected: timingFunctionNames)))
+      }
+      return .success(f)
+    case .vector(let xs) where xs.count == 4:
+      if let i = xs.firstIndex(where: { !$0.isFinite }) {
+        return .failure(PropertyValueProblem(reason: "must be finite, got \(xs[i])", componentIndex: i))
+      }
+      for i in [0, 2] where !(0...1).contains(xs[i]) {
+        return .failure(
+          PropertyValueProblem(
+            reason: "a control point's x must be between 0 and 1, got \(formatNumber(xs[i]))", componentIndex: i))
+      }
+      return .success(TimingFunction(controlPoints: xs[0], xs[1], xs[2], xs[3]))
+    default:
+      return .failure(PropertyValueProblem(reason: "\(expected), got \(value.kindDescription)"))
+    }
+  }
+
+  /// How effect files write a timing function: its name when it is one of
+  /// ``timingFunctionNames``, else its control points.
+  static func timingFunctionValue(_ f: TimingFunction) -> PropertyValue {
+    if let name = timingFunctionNames.first(where: { TimingFunction.named[$0] == f }) { return .string(name) }
+    return .vector([f.x1, f.y1, f.x2, f.y2])
+  }
+
+  /// Whether the change is animated: a duration > 0, or keyframes.
+  var isAnimation: Bool { duration > 0 || !values.isEmpty || !keyTimes.isEmpty }
+}
+
+extension Effect {
+  /// Checks a change's animation fields against its parsed key path and
+  /// the emitter at time 0:
+  ///
+  /// - `duration` finite and ≥ 0; a keyframe animation needs one > 0;
+  /// - `timingFunction` (control x values in [0, 1], numbers finite) only
+  ///   on an animated change;
+  /// - `keyTimes` one per value of `values`, each in [0, 1],
+  ///   non-decreasing; `value` equal to the last of `values`;
+  /// - only a number or vector key of a force behavior
+  ///   (`emitterBehaviors.NAME.KEY`) may be animated: the simulation
+  ///   evaluates behavior parameters at each time, and reads every other
+  ///   property at its change's time.
+  ///
+  /// The values themselves are checked by ``checkedChanges(_:on:)``, which
+  /// applies them.
+  /// - Complexity: O(keyframes).
+  static func checkAnimation(
+    _ change: PropertyChange, keyPath: Emitter.KeyPath, index: Int
+  ) throws(EffectValidationError) {
+    func fail(_ field: PropertyChange.Field, _ reason: String) -> EffectValidationError {
+      .invalidChange(index: index, field: field, reason: reason)
+    }
+    let d = change.duration
+    guard d.isFinite else { throw fail(.duration, "must be finite, got \(d)") }
+    guard d >= 0 else { throw fail(.duration, "must be ≥ 0, got \(formatNumber(d))") }
+    let f = change.timingFunction
+    let points = [f.x1, f.y1, f.x2, f.y2]
+    if case .failure(let problem) = PropertyChange.timingFunction(.vector(points)) {
+      throw fail(.timingFunction, problem.reason)
+    }
+    let keyframes = !change.values.isEmpty || !change.keyTimes.isEmpty
+    if keyframes {
+      guard !change.values.isEmpty else { throw fail(.values, "a keyframe animation needs at least one value") }
+      guard change.keyTimes.count == change.values.count else {
+        throw fail(
+          .keyTimes, "expected one key time per value (\(change.values.count)), got \(change.keyTimes.count)")
+      }
+      for (i, t) in change.keyTimes.enumerated() {
+        guard t.isFinite, (0...1).contains(t) else {
+          throw fail(.keyTimes, "at index \(i): must be between 0 and 1, got \(formatNumber(t))")
+        }
+        if i > 0, t < change.keyTimes[i - 1] {
+          throw fail(
+            .keyTimes,
+            "at index \(i): must be ≥ the key time before it (\(formatNumber(change.keyTimes[i - 1]))), "
+              + "got \(formatNumber(t)); key times do not decrease")
+        }
+      }
+      let last = change.values[change.values.count - 1]
+      guard change.value.isIdentical(to: last) else {
+        throw fail(
+          .value,
+          "must be the last of values (\(last.kindDescription)) or be left out, got \(change.value.kindDescription)")
+      }
+      guard d > 0 else { throw fail(.duration, "a keyframe animation needs a duration > 0, got \(formatNumber(d))") }
+    }
+    guard change.isAnimation else {
+      guard f == .linear else {
+        throw fail(.timingFunction, "paces an animation: give the change a duration > 0, or leave it out")
+      }
+      return
+    }
+    let path = keyPath.description
+    guard keyPath.behaviorName != nil else {
+      throw fail(
+        .duration,
+        "'\(path)': only behavior parameters (emitterBehaviors.NAME.KEY) can be animated in this version; "
+          + "without a duration the property changes at its time")
+    }
+    switch EffectDecoder.kind(of: keyPath) {
+    case .float, .double, .vector: return
+    default:
+      throw fail(
+        .duration,
+        "'\(path)': only numbers and vectors can be animated, and \(keyPath.property) is "
+          + "\(EffectDecoder.kind(of: keyPath).expectation); without a duration it changes at its time")
+    }
+  }
+}
