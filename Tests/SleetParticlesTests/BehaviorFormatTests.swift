@@ -629,3 +629,63 @@ struct AnimatedChangeTests {
         == "changes[0].duration: must be ≥ 0, got -2")
   }
 }
+
+@Suite("Behavior round trips at random values")
+struct BehaviorRandomRoundTripTests {
+  /// Every key of every kind at arbitrary valid bit patterns (−0, subnormal
+  /// and huge values included) reads back bit for bit from the writer's
+  /// text and from `JSONEncoder`'s.
+  @Test func randomBehaviorsRoundTripBitExactly() throws {
+    var rng = SplitMix64(state: 33)
+    func randomFloat(_ constraint: (Float) -> Float = { $0 }) -> Float {
+      while true {
+        let f = Float(bitPattern: UInt32(truncatingIfNeeded: rng.next()))
+        if f.isFinite { return constraint(f) }
+      }
+    }
+    func unit() -> Float { Float(rng.next() % 1_000_001) / 1_000_000 }
+    for trial in 0..<40 {
+      let count = Int(rng.next() % 4) + 1
+      let locations = (0..<count).map { Float($0) / Float(count) + unit() / Float(count + 1) }
+      let behaviors: [EmitterBehavior] = [
+        .wave(
+          WaveBehavior(
+            name: "w", isEnabled: trial % 2 == 0, force: SIMD3(randomFloat(), randomFloat(), randomFloat()),
+            frequency: randomFloat(abs))),
+        .drag(DragBehavior(name: "d", drag: randomFloat(abs))),
+        .attractor(
+          AttractorBehavior(
+            name: "a", attractorType: AttractorType.allCases[trial % 3], stiffness: randomFloat(),
+            radius: randomFloat(abs), position: SIMD2(randomFloat(), randomFloat()), zPosition: randomFloat(),
+            orientationLatitude: randomFloat(), orientationLongitude: randomFloat(), falloff: randomFloat(),
+            falloffDistance: randomFloat(abs))),
+        .simpleAttractor(
+          SimpleAttractorBehavior(
+            name: "s", stiffness: randomFloat(), radius: randomFloat(abs),
+            position: SIMD2(randomFloat(), randomFloat()), falloff: randomFloat())),
+        .valueOverLife(
+          ValueOverLifeBehavior(
+            name: "v", keyPath: ValueOverLifeProperty.allCases[trial % ValueOverLifeProperty.allCases.count],
+            values: (0..<count).map { _ in randomFloat { $0 == 0 ? 1 : abs($0) } },
+            locations: trial % 3 == 0 ? nil : locations, isAdditive: trial % 2 == 1)),
+        .colorOverLife(
+          ColorOverLifeBehavior(
+            name: "c",
+            colors: (0..<count).map { _ in ColorRGBA(red: unit(), green: unit(), blue: unit(), alpha: unit()) },
+            locations: trial % 2 == 0 ? nil : locations)),
+        .alignToMotion(AlignToMotionBehavior(name: "m", rotation: randomFloat(), preservesDepth: trial % 2 == 0)),
+      ]
+      var cell = EmitterCell(name: "cell")
+      cell.emitterBehaviors = behaviors.reversed()
+      var emitter = Emitter(emitterCells: [cell])
+      emitter.emitterBehaviors = behaviors
+      let e = try Effect(emitter: emitter)
+      try e.validate()
+      let read = try Effect(json: e.jsonString())
+      #expect(read == e, "trial \(trial)")
+      #expect(read.jsonString() == e.jsonString())
+      let decoded = try JSONDecoder().decode(Effect.self, from: try JSONEncoder().encode(e))
+      #expect(decoded.jsonString() == e.jsonString(), "trial \(trial)")
+    }
+  }
+}
