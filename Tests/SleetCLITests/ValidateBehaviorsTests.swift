@@ -34,4 +34,41 @@ struct ValidateBehaviorsTests {
     let good = runSleet(["validate", folder + "/good.json"])
     #expect(good.status == 0, "\(good.err)")
   }
+
+  /// The behaviors section of docs/effect-format.md: its example validates
+  /// (as a layer's list), and its table names every key of every type.
+  @Test func theDocsExampleValidatesAndTheTableNamesEveryKey() throws {
+    let folder = makeTemporaryFolder()
+    defer { removeTree(folder) }
+    let docs = textFile(repositoryPath("docs/effect-format.md"))
+    let start = try #require(docs.range(of: "## Emitter behaviors\n"))
+    let end = try #require(docs[start.upperBound...].range(of: "\n## "))
+    let section = docs[start.upperBound..<end.lowerBound]
+    let open = try #require(section.range(of: "```json\n"))
+    let close = try #require(section[open.upperBound...].range(of: "```"))
+    let list = section[open.upperBound..<close.lowerBound]
+    writeText(
+      #"{"format": 1, "emitterCells": [{"birthRate": 1, "lifetime": 1}], "# + list + "}", to: folder + "/b.json")
+    let r = runSleet(["validate", folder + "/b.json"])
+    #expect(r.status == 0, "\(r.err)")
+    let effect = try Effect(contentsOfFile: folder + "/b.json")
+    #expect(
+      effect.emitter.emitterBehaviors.map(\.type) == [
+        "wave", "drag", "attractor", "colorOverLife", "valueOverLife", "alignToMotion",
+      ])
+    let keys: [String: [String]] = [
+      "wave": ["force", "frequency"], "drag": ["drag"],
+      "attractor": [
+        "attractorType", "stiffness", "radius", "position", "zPosition", "orientationLatitude",
+        "orientationLongitude", "falloff", "falloffDistance",
+      ],
+      "simpleAttractor": ["stiffness", "radius", "position", "falloff"],
+      "valueOverLife": ["keyPath", "values", "locations", "additive"], "colorOverLife": ["colors", "locations"],
+      "alignToMotion": ["rotation", "preservesDepth"],
+    ]
+    for (type, names) in keys {
+      #expect(section.contains("| `\(type)` |"), "\(type)")
+      for name in names { #expect(section.contains("`\(name)`"), "\(type).\(name)") }
+    }
+  }
 }
