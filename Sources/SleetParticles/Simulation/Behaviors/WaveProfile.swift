@@ -97,6 +97,7 @@ struct WaveProfile: Hashable, Sendable {
   ///
   /// - Complexity: O(1): at most ten polynomial pieces, whatever a.
   func response(from T0: Double, age a: Double, decay λ: Double) -> (velocity: Double, displacement: Double) {
+    assert(λ >= 0, "a decay is never negative")
     guard a > 0 else { return (0, 0) }
     let f = frequency.magnitude
     guard f > 0 else {
@@ -205,7 +206,9 @@ struct ExponentialPhi {
   var phi4: Double
 
   init(_ z: Double) {
-    if z.magnitude < 2 {
+    if z == 0 {
+      (exponential, phi1, phi2, phi3, phi4) = (1, 1, 0.5, 1.0 / 6, 1.0 / 24)
+    } else if z.magnitude < 2 {
       var series = 1.0
       var m = 24.0
       while m >= 5 {
@@ -216,7 +219,7 @@ struct ExponentialPhi {
       phi3 = 1.0 / 6 + z * phi4
       phi2 = 0.5 + z * phi3
       phi1 = 1 + z * phi2
-      exponential = z == 0 ? 1 : exp(z)
+      exponential = exp(z)
     } else {
       exponential = exp(z)
       phi1 = expm1(z) / z
