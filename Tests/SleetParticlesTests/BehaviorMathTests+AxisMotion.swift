@@ -171,6 +171,34 @@ extension BehaviorMathTests {
     #expect(!AxisMotion.isClosedForm(spring: -4, hasWaves: true))
   }
 
+  /// The three-axis form gives the bits of the per-axis form, lane by lane.
+  @Test func threeAxesAtOnceEqualEachAxis() {
+    let sway = WaveProfile(frequency: 0.5)
+    let flutter = WaveProfile(frequency: 3)
+    let p0 = SIMD3<Double>(3, -20, 7)
+    let v0 = SIMD3<Double>(120, -300, 4)
+    let g = SIMD3<Double>(0, 300, -9)
+    let c = SIMD3<Double>(195, 422, -70)
+    let waves = [
+      WaveForce(force: SIMD3(100, 0, -5), profile: sway), WaveForce(force: SIMD3(-60, 30, 0), profile: flutter),
+    ]
+    for (λ, κ) in [(0, 0), (2, 0), (2, 80), (10, 25), (200, 1), (1, -4)] as [(Double, Double)] {
+      for a in Self.axisAges {
+        let forces = κ == 0 ? waves : []
+        let all = AxisMotion.state(
+          position: p0, velocity: v0, acceleration: g, drag: λ, spring: κ, center: c, waves: forces,
+          birthTime: 1e4 + 0.37, age: a)
+        for i in 0..<3 {
+          let one = AxisMotion.state(
+            p0: p0[i], v0: v0[i], acceleration: g[i], drag: λ, spring: κ, center: c[i],
+            waves: forces.map { WaveTerm(amplitude: $0.force[i], profile: $0.profile) }, birthTime: 1e4 + 0.37,
+            age: a)
+          #expect(all.position[i] == one.position && all.velocity[i] == one.velocity, "λ \(λ) κ \(κ) a \(a) axis \(i)")
+        }
+      }
+    }
+  }
+
   /// At age 0 every law gives back the birth state exactly.
   @Test func ageZeroIsTheBirthState() {
     let sway = WaveTerm(amplitude: 100, profile: WaveProfile(frequency: 0.5))
