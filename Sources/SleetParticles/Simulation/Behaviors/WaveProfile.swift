@@ -37,11 +37,12 @@ import Foundation
 /// at once: a period from phase x₀ adds c_K to K and c_J = −λ·c_K to J (∫ w
 /// over a period is 0), so n periods give K = c_K·R and J = −λ·c_K·R with
 /// R = Σₖ₌₀ⁿ⁻¹ e^(−kλP) = n·φ₁(−nλP)/φ₁(−λP) (= n at λ = 0: the double
-/// integral grows linearly, by c_K per period). c_K comes from one walk over
-/// the period's ≤ 5 pieces; the remaining fraction of a period is walked the
-/// same way from the same phase. This equals the periodic steady state y_p
-/// of y' = −λy + w, J(a) = y_p(T0 + a) − e^(−λa)·y_p(T0), written so that
-/// nothing divides by 1 − e^(−λP).
+/// integral grows linearly, by c_K per period). The walk first reaches a
+/// quarter-period boundary; from there a period is four whole quarters
+/// sharing one set of φ functions, and the rest of the age is whole quarters
+/// and one part of a quarter. This equals the periodic steady state y_p of
+/// y' = −λy + w, J(a) = y_p(T0 + a) − e^(−λa)·y_p(T0), written so that nothing
+/// divides by 1 − e^(−λP).
 ///
 /// **Phase reduction.** frac(f·T) is taken with the rounding error of f·T
 /// recovered by a fused multiply-add, so the phase is exact to about one ulp
@@ -95,7 +96,8 @@ struct WaveProfile: Hashable, Sendable {
   /// w (see the type's doc). Edge cases: a ≤ 0 gives (0, 0); f = 0 gives
   /// (−a·φ₁(−λa), −a²·φ₂(−λa)).
   ///
-  /// - Complexity: O(1): at most ten polynomial pieces, whatever a.
+  /// - Complexity: O(1) whatever a: at most nine polynomial pieces, three
+  ///   evaluations of ``ExponentialPhi`` and two of `expm1` (none at λ = 0).
   func response(from T0: Double, age a: Double, decay λ: Double) -> (velocity: Double, displacement: Double) {
     assert(λ >= 0, "a decay is never negative")
     guard a > 0 else { return (0, 0) }
@@ -104,23 +106,50 @@ struct WaveProfile: Hashable, Sendable {
       let φ = ExponentialPhi(-λ * a)
       return (-(a * φ.phi1), -(a * a * φ.phi2))
     }
-    let start = Self.phase(of: T0, frequency: f)
-    let quarter = ExponentialPhi(-λ * (0.25 / f))
-    let cycles = f * a
-    let whole = cycles.rounded(.down)
+    var x = Self.phase(of: T0, frequency: f)
+    var remaining = f * a
     var state = Accumulator()
+    // Up to the first quarter-period boundary (or the whole age, if sooner).
+    let first = Self.piece(atPhase: x)
+    let toBoundary = Double(first.quarter + 1) * 0.25 - x
+    if remaining <= toBoundary {
+      state.advance(first, length: remaining, frequency: f, phi: ExponentialPhi(-λ * (remaining / f)))
+      return (state.velocity, state.displacement)
+    }
+    state.advance(first, length: toBoundary, frequency: f, phi: ExponentialPhi(-λ * (toBoundary / f)))
+    remaining -= toBoundary
+    var quarter = (first.quarter + 1) & 3
+    let quarterPhi = ExponentialPhi(-λ * (0.25 / f))
+    // Whole periods from this boundary, all at once.
+    let whole = remaining.rounded(.down)
     if whole > 0 {
       var period = Accumulator()
-      period.advance(fromPhase: start, length: 1, frequency: f, decay: λ, quarter: quarter)
+      for k in 0..<4 {
+        let start = Self.piece(atPhase: Double((quarter + k) & 3) * 0.25)
+        period.advance(start, length: 0.25, frequency: f, phi: quarterPhi)
+      }
       // c_J = −λ·c_K exactly; take whichever of the two is computed without
       // cancellation: c_K while λP < 1 (c_J is O(λP²) there), c_J beyond.
       let λP = λ / f
       let perPeriod = λP < 1 ? period.displacement : -period.velocity / λ
-      let periods = whole * ExponentialPhi.phi1(-whole * λP) / ExponentialPhi.phi1(-λP)
-      state.displacement = perPeriod * periods
-      state.velocity = -λ * state.displacement
+      let spanPhi = ExponentialPhi.phi1(-whole * λP)
+      let sum = perPeriod * (whole * spanPhi / ExponentialPhi.phi1(-λP))
+      state.displacement += (whole / f) * spanPhi * state.velocity + sum
+      state.velocity = (1 + (-whole * λP) * spanPhi) * state.velocity - λ * sum
+      remaining -= whole
     }
-    state.advance(fromPhase: start, length: cycles - whole, frequency: f, decay: λ, quarter: quarter)
+    // Whole quarters, then the rest of one.
+    while remaining > 0 {
+      let start = Self.piece(atPhase: Double(quarter) * 0.25)
+      if remaining >= 0.25 {
+        state.advance(start, length: 0.25, frequency: f, phi: quarterPhi)
+        remaining -= 0.25
+        quarter = (quarter + 1) & 3
+      } else {
+        state.advance(start, length: remaining, frequency: f, phi: ExponentialPhi(-λ * (remaining / f)))
+        remaining = 0
+      }
+    }
     return (state.velocity, state.displacement)
   }
 
@@ -156,32 +185,19 @@ struct WaveProfile: Hashable, Sendable {
     var velocity = 0.0
     var displacement = 0.0
 
-    /// Carries the state over `length` ≤ 1 of phase from phase x₀, piece by
-    /// piece (a length of at most one period crosses at most five pieces).
-    /// `quarter` holds the φ functions of a whole quarter period.
+    /// Carries the state over `length` of phase (within one quarter) from the
+    /// start of `piece`; `phi` holds the φ functions at −λ·length/f.
     mutating func advance(
-      fromPhase x0: Double, length: Double, frequency f: Double, decay λ: Double,
-      quarter: ExponentialPhi
+      _ piece: (value: Double, slope: Double, curvature: Double, quarter: Int), length δ: Double,
+      frequency f: Double, phi φ: ExponentialPhi
     ) {
-      var x = x0
-      var remaining = length
-      var pieces = 0
-      while remaining > 0 && pieces < 6 {
-        let w = WaveProfile.piece(atPhase: x)
-        let end = Double(w.quarter + 1) * 0.25
-        let δ = min(end - x, remaining)
-        let τ = δ / f
-        let φ = δ == 0.25 ? quarter : ExponentialPhi(-λ * τ)
-        let p1 = w.slope * δ
-        let p2 = w.curvature * (δ * δ)
-        let dJ = τ * (w.value * φ.phi1 + p1 * φ.phi2 + p2 * φ.phi3)
-        let dK = (τ * τ) * (w.value * φ.phi2 + p1 * φ.phi3 + p2 * φ.phi4)
-        displacement += τ * φ.phi1 * velocity + dK
-        velocity = φ.exponential * velocity + dJ
-        remaining -= δ
-        x = δ == end - x ? (end == 1 ? 0 : end) : x + δ
-        pieces += 1
-      }
+      let τ = δ / f
+      let p1 = piece.slope * δ
+      let p2 = piece.curvature * (δ * δ)
+      let dJ = τ * (piece.value * φ.phi1 + p1 * φ.phi2 + p2 * φ.phi3)
+      let dK = (τ * τ) * (piece.value * φ.phi2 + p1 * φ.phi3 + p2 * φ.phi4)
+      displacement += τ * φ.phi1 * velocity + dK
+      velocity = φ.exponential * velocity + dJ
     }
   }
 }
@@ -193,7 +209,8 @@ struct WaveProfile: Hashable, Sendable {
 /// ```
 ///
 /// so that ∫₀^τ e^(−λ(τ−s)) · sᵏ/k! ds = τᵏ⁺¹·φₖ₊₁(−λτ). For |z| < 2, φ₄ by its
-/// series (21 terms, truncation below 10⁻¹⁹) and φ₃, φ₂, φ₁ upward from it
+/// series (21 terms with the nearest Doubles to 1/(m+4)!, truncation below
+/// 10⁻¹⁹, summed as two chains in z²) and φ₃, φ₂, φ₁ upward from it
 /// (φⱼ = 1/j! + z·φⱼ₊₁, no cancellation); beyond, by the recurrence from
 /// `expm1`, whose cancellation there is at most a factor 3 per step.
 ///
@@ -209,13 +226,30 @@ struct ExponentialPhi {
     if z == 0 {
       (exponential, phi1, phi2, phi3, phi4) = (1, 1, 0.5, 1.0 / 6, 1.0 / 24)
     } else if z.magnitude < 2 {
-      var series = 1.0
-      var m = 24.0
-      while m >= 5 {
-        series = 1 + z * series / m
-        m -= 1
-      }
-      phi4 = series / 24
+      // Σ_{m≤20} zᵐ/(m+4)! as even + z·odd in z², two independent chains.
+      let z2 = z * z
+      var even = 0x1.f2cf01972f578p-80
+      even = even * z2 + 0x1.0ce396db7f853p-70
+      even = even * z2 + 0x1.e542ba4020225p-62
+      even = even * z2 + 0x1.6827863b97d97p-53
+      even = even * z2 + 0x1.ae7f3e733b81fp-45
+      even = even * z2 + 0x1.93974a8c07c9dp-37
+      even = even * z2 + 0x1.1eed8eff8d898p-29
+      even = even * z2 + 0x1.27e4fb7789f5cp-22
+      even = even * z2 + 0x1.a01a01a01a01ap-16
+      even = even * z2 + 0x1.6c16c16c16c17p-10
+      even = even * z2 + 0x1.5555555555555p-5
+      var odd = 0x1.761b41316381ap-75
+      odd = odd * z2 + 0x1.71b8ef6dcf572p-66
+      odd = odd * z2 + 0x1.2f49b46814157p-57
+      odd = odd * z2 + 0x1.952c77030ad4ap-49
+      odd = odd * z2 + 0x1.ae7f3e733b81fp-41
+      odd = odd * z2 + 0x1.6124613a86d09p-33
+      odd = odd * z2 + 0x1.ae64567f544e4p-26
+      odd = odd * z2 + 0x1.71de3a556c734p-19
+      odd = odd * z2 + 0x1.a01a01a01a01ap-13
+      odd = odd * z2 + 0x1.1111111111111p-7
+      phi4 = even + z * odd
       phi3 = 1.0 / 6 + z * phi4
       phi2 = 0.5 + z * phi3
       phi1 = 1 + z * phi2
