@@ -117,12 +117,59 @@ extension Effect {
           + "without a duration the property changes at its time")
     }
     switch EffectDecoder.kind(of: keyPath) {
-    case .float, .double, .vector: return
+    case .float, .double: return
+    case .vector(let n):
+      // An animation moves every component: a shorter vector (a wave's
+      // [x, y] force) would leave one to the previous value's.
+      if case .vector(let xs) = change.value, xs.count != n, change.values.isEmpty {
+        throw fail(.value, "an animated vector needs all \(n) components, got \(xs.count)")
+      }
+      for (k, v) in change.values.enumerated() {
+        if case .vector(let xs) = v, xs.count != n {
+          throw fail(.values, "at index \(k): an animated vector needs all \(n) components, got \(xs.count)")
+        }
+      }
+      return
     default:
       throw fail(
         .duration,
         "'\(path)': only numbers and vectors can be animated, and \(keyPath.property) is "
           + "\(EffectDecoder.kind(of: keyPath).expectation); without a duration it changes at its time")
+    }
+  }
+}
+
+extension Effect {
+  /// Rejects a change of a property during an animation of the same
+  /// property (a vector and its components count as one property), so that
+  /// every animation runs from the value before it to its `value`
+  /// undisturbed: the next change of the property must start when the
+  /// animation ends, or later.
+  /// - Parameter order: the changes' indices in time order (stable).
+  /// - Complexity: O(changes).
+  static func checkAnimationsDoNotOverlap(
+    _ changes: [PropertyChange], order: [Int], keyPaths: [Emitter.KeyPath]
+  ) throws(EffectValidationError) {
+    struct Running {
+      var index: Int
+      var end: Double
+    }
+    var running: [String: Running] = [:]
+    for i in order {
+      let keyPath = keyPaths[i]
+      let root = keyPath.property.prefix { $0 != "." }
+      let property =
+        keyPath.cellNames.map { "emitterCells.\($0)." }.joined()
+        + (keyPath.behaviorName.map { "emitterBehaviors.\($0)." } ?? "") + root
+      let change = changes[i]
+      if let r = running[property], change.time < r.end {
+        throw .invalidChange(
+          index: i, field: .time,
+          reason: "'\(change.keyPath)' changes at \(formatNumber(change.time)) s, during the animation of "
+            + "'\(changes[r.index].keyPath)' by changes[\(r.index)] (from \(formatNumber(changes[r.index].time)) s "
+            + "to \(formatNumber(r.end)) s); the next change of a property starts when its animation ends")
+      }
+      running[property] = change.isAnimation ? Running(index: i, end: change.time + change.duration) : nil
     }
   }
 }
