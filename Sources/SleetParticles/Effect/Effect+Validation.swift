@@ -20,8 +20,11 @@ public enum EffectValidationError: Error, Hashable, Sendable, CustomStringConver
   /// levels (a top-level cell is at depth 1); the value is the depth.
   case cellsTooDeep(Int)
   /// The change at `index` has a bad `field`: a time that is not finite or
-  /// is negative, a key path that names nothing or names a timing property,
-  /// or a value the property does not take. `index` counts the changes in
+  /// is negative (or falls inside an animation of the same property), a key
+  /// path that names nothing, a timing property or a life-curve behavior's
+  /// key, a value the property does not take, or an animation field that
+  /// breaks a rule (a negative duration, keyframes that do not match, an
+  /// animation of anything but a force behavior's number or vector). `index` counts the changes in
   /// the order they were given to ``Effect/init(emitter:changes:parameters:summary:)``
   /// (an effect file's `changes` order).
   case invalidChange(index: Int, field: PropertyChange.Field, reason: String)
