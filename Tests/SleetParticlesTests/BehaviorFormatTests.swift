@@ -732,3 +732,65 @@ struct BehaviorRandomRoundTripTests {
     }
   }
 }
+
+@Suite("Values of animated properties")
+struct AnimatedValueTests {
+  @Test func basicAnimationMovesFromThePreviousValue() throws {
+    let stiffness = "emitterBehaviors.pull.stiffness"
+    let e = try Effect(
+      emitter: emitterWithBehaviors(),
+      changes: [
+        PropertyChange(time: 0.5, keyPath: stiffness, value: 80),
+        PropertyChange(time: 1, keyPath: stiffness, value: 5, duration: 1.2, timingFunction: .easeOut),
+      ])
+    #expect(try e.value(forKeyPath: stiffness, at: 0) == 10)
+    #expect(try e.value(forKeyPath: stiffness, at: 0.75) == 80)
+    #expect(try e.value(forKeyPath: stiffness, at: 1) == 80)
+    let u = TimingFunction.easeOut.value(at: (1.6 - 1) / 1.2)
+    #expect(try e.value(forKeyPath: stiffness, at: 1.6) == .number(80 + (5 - 80) * u))
+    #expect(try e.value(forKeyPath: stiffness, at: 2.2) == 5)
+    #expect(try e.value(forKeyPath: stiffness, at: 9) == 5)
+    // Other properties are as `emitter(at:)` holds them.
+    #expect(try e.value(forKeyPath: "emitterBehaviors.pull.radius", at: 1.6) == 300)
+  }
+
+  @Test func vectorsAndComponentsMoveComponentByComponent() throws {
+    let force = "emitterCells.confetti.emitterBehaviors.swayC.force"
+    let e = try Effect(
+      emitter: emitterWithBehaviors(),
+      changes: [
+        PropertyChange(time: 0, keyPath: force, value: [0, 10, 20], duration: 2),
+        PropertyChange(time: 3, keyPath: force + ".y", value: 30, duration: 1),
+      ])
+    let start = SIMD3<Double>(100, -2.5, Double(Float(0.1)))
+    let half = start + (SIMD3(0, 10, 20) - start) * 0.5
+    #expect(try e.value(forKeyPath: force, at: 1) == .vector([half.x, half.y, half.z]))
+    #expect(try e.value(forKeyPath: force + ".z", at: 1) == .number(half.z))
+    #expect(try e.value(forKeyPath: force, at: 2.5) == [0, 10, 20])
+    #expect(try e.value(forKeyPath: force, at: 3.25) == [0, 15, 20])
+    #expect(try e.value(forKeyPath: force + ".y", at: 3.5) == 20)
+    #expect(try e.value(forKeyPath: force + ".x", at: 3.5) == 0)
+  }
+
+  @Test func keyframesHoldTheirEndsAndJumpAtRepeatedTimes() throws {
+    let drag = "emitterBehaviors.brake.drag"
+    let e = try Effect(
+      emitter: emitterWithBehaviors(),
+      changes: [
+        PropertyChange(time: 1, keyPath: drag, duration: 4, keyTimes: [0.25, 0.5, 0.5, 1], values: [0, 2, 1, 0.5])
+      ])
+    #expect(try e.value(forKeyPath: drag, at: 0.5) == 1.5)
+    #expect(try e.value(forKeyPath: drag, at: 1.5) == 0)
+    #expect(try e.value(forKeyPath: drag, at: 2) == 0)
+    #expect(try e.value(forKeyPath: drag, at: 2.5) == 1)
+    #expect(try e.value(forKeyPath: drag, at: 3) == 1)
+    #expect(try e.value(forKeyPath: drag, at: 4) == 0.75)
+    #expect(try e.value(forKeyPath: drag, at: 5) == 0.5)
+    let paced = try Effect(
+      emitter: emitterWithBehaviors(),
+      changes: [
+        PropertyChange(time: 0, keyPath: drag, duration: 1, keyTimes: [0, 1], values: [0, 1], timingFunction: .easeIn)
+      ])
+    #expect(try paced.value(forKeyPath: drag, at: 0.3) == .number(TimingFunction.easeIn.value(at: 0.3)))
+  }
+}
