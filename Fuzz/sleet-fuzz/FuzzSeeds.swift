@@ -44,6 +44,10 @@ enum FuzzSeeds {
       "minimum", "maximum", "bindings", "factor", "offset",
     ]
     words += Emitter.LayerProperty.allCases.map(\.rawValue) + Emitter.CellProperty.allCases.map(\.rawValue)
+    words += ["emitterBehaviors", "type", "duration", "timingFunction", "keyTimes", "values", "light"]
+    words += EmitterBehavior.types + Emitter.BehaviorKey.allCases.map(\.rawValue)
+    words += ValueOverLifeProperty.allCases.map(\.rawValue) + AttractorType.allCases.map(\.rawValue)
+    words += ["linear", "easeIn", "easeOut", "easeInEaseOut", "default"]
     words += EmitterShape.allCases.map(\.rawValue) + EmitterMode.allCases.map(\.rawValue)
     words += RenderMode.allCases.map(\.rawValue) + EmitterCell.filterNames + SpriteReference.builtInNames
     for name in Effect.presetNames {
@@ -76,6 +80,21 @@ enum FuzzSeeds {
                    {"time": 0.5, "keyPath": "emitterCells.a.emitterCells.b.color", "value": [0, 1, 0]}]}
       """#,
       #"{"format": 1, "emitterCells": [{"emitterCells": [{"emitterCells": [{"name": "x"}]}]}]}"#,
+      #"""
+      {"format": 1,
+       "emitterBehaviors": [{"type": "wave", "name": "sway", "force": [100, 0, 0], "frequency": 0.5},
+         {"type": "attractor", "name": "pull", "stiffness": 80, "radius": 30, "position": [50, 60], "falloff": -1},
+         {"type": "colorOverLife", "colors": [[1, 1, 1, 0], [1, 1, 1]], "locations": [0, 1]}],
+       "emitterCells": [{"name": "a", "birthRate": 10, "lifetime": 2, "mass": 2, "massRange": 1,
+         "emitterBehaviors": [{"type": "drag", "name": "brake", "drag": 1.5},
+           {"type": "valueOverLife", "keyPath": "scale", "values": [0.2, 1, 0.5], "additive": true},
+           {"type": "simpleAttractor", "name": "s", "stiffness": 3}, {"type": "alignToMotion", "rotation": 0.25}]}],
+       "changes": [{"time": 0, "keyPath": "emitterBehaviors.pull.stiffness", "value": 5, "duration": 1.2,
+                    "timingFunction": "easeOut"},
+                   {"time": 1, "keyPath": "emitterCells.a.emitterBehaviors.brake.drag", "duration": 2,
+                    "keyTimes": [0, 0.5, 1], "values": [1, 3, 0.5], "timingFunction": [0.1, 0, 0.9, 1]},
+                   {"time": 2, "keyPath": "emitterBehaviors.sway.force.x", "value": 10}]}
+      """#,
     ]
     return texts.map { Array($0.utf8) }
   }
@@ -154,6 +173,8 @@ enum FuzzSeeds {
       "emitterCells.rocket.birthRate", "emitterCells.rocket.emitterCells.spark.color",
       "emitterCells.rocket.emitterCells.spark.color.red", "emitterCells.snow.contents",
       "emitterCells.b.emitterCells.a.emitterCells.b.contentsRect.size.width", "emitterCells.a.name",
+      "emitterBehaviors.pull.stiffness", "emitterBehaviors.sway.force.x", "emitterCells.a.emitterBehaviors.brake.drag",
+      "emitterCells.a.emitterBehaviors.grow.values", "emitterBehaviors.fade.locations",
     ]
     var seeds: [[UInt8]] = []
     for (i, path) in paths.enumerated() {

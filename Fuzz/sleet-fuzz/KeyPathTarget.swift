@@ -9,7 +9,7 @@ import SleetKit
 /// - a successful write leaves a valid emitter (the setter checks values as
 ///   the effect reader does), reads back as a fixed point, and an effect with
 ///   that write as a timed change is accepted unless the path is a timing
-///   property.
+///   property or a life-curve behavior's key.
 enum KeyPathTarget {
   /// The presets' emitters and a synthetic one nested 6 deep.
   static let emitters: [Emitter] = {
@@ -23,8 +23,34 @@ enum KeyPathTarget {
     var emitter = Emitter()
     emitter.emitterCells = [deep, EmitterCell(name: "a")]
     list.append(emitter)
+    // Behaviors of every kind on the layer and a cell.
+    var withBehaviors = Emitter()
+    withBehaviors.emitterBehaviors = [
+      .wave(WaveBehavior(name: "sway", force: SIMD3(100, 0, 0), frequency: 0.5)),
+      .attractor(AttractorBehavior(name: "pull", stiffness: 80, radius: 30, position: SIMD2(50, 60))),
+      .colorOverLife(ColorOverLifeBehavior(name: "fade", colors: [.white, .clear], locations: [0, 1])),
+    ]
+    var cell = EmitterCell(name: "a")
+    cell.emitterBehaviors = [
+      .drag(DragBehavior(name: "brake", drag: 1.5)),
+      .simpleAttractor(SimpleAttractorBehavior(name: "s", stiffness: 3)),
+      .valueOverLife(ValueOverLifeBehavior(name: "grow", keyPath: .scale, values: [0.2, 1, 0.5])),
+      .alignToMotion(AlignToMotionBehavior(name: "align", rotation: 0.25)),
+    ]
+    withBehaviors.emitterCells = [cell]
+    list.append(withBehaviors)
     return list
   }()
+
+  /// Whether `text` names a key of a life-curve behavior (`valueOverLife`,
+  /// `colorOverLife`, `alignToMotion`) of `emitter`: read at time 0 only,
+  /// so a timed change of it is refused by rule.
+  static func namesLifeCurveKey(_ text: String, of emitter: Emitter) -> Bool {
+    guard let path = try? Emitter.KeyPath(text), let name = path.behaviorName else { return false }
+    let behaviors =
+      path.cellNames.isEmpty ? emitter.emitterBehaviors : emitter.cell(named: path.cellNames)?.emitterBehaviors ?? []
+    return behaviors.first { $0.name == name }.map { !$0.isForce } ?? false
+  }
 
   static func run(_ bytes: [UInt8]) {
     var input = ByteReader(bytes)
@@ -67,7 +93,9 @@ enum KeyPathTarget {
 
     // The same write as a timed change (timing properties are refused by rule).
     let change = PropertyChange(time: 1, keyPath: text, value: value)
-    let timing = ["beginTime", "duration", "speed", "timeOffset"].contains { text.hasSuffix($0) } || text == "seed"
+    let timing =
+      ["beginTime", "duration", "speed", "timeOffset"].contains { text.hasSuffix($0) } || text == "seed"
+      || namesLifeCurveKey(text, of: before)
     do throws(EffectValidationError) {
       let effect = try Effect(emitter: before, changes: [change])
       fuzzCheck(!timing, "a timed change of '\(text)' was accepted")

@@ -544,6 +544,49 @@ struct AnimatedChangeTests {
         == "changes[0].duration: 'emitterCells.confetti.birthRate': \(onlyBehaviors)")
   }
 
+  @Test func animationsOfOnePropertyDoNotOverlap() {
+    let stiffness = "emitterBehaviors.pull.stiffness"
+    let animation = PropertyChange(time: 0, keyPath: stiffness, value: 5, duration: 1.2, timingFunction: .easeOut)
+    let during =
+      "during the animation of '\(stiffness)' by changes[0] (from 0 s to 1.2 s); the next change of a property "
+      + "starts when its animation ends"
+    #expect(
+      changeError([animation, PropertyChange(time: 1, keyPath: stiffness, value: 7)])
+        == "changes[1].time: '\(stiffness)' changes at 1 s, \(during)")
+    #expect(
+      changeError([PropertyChange(time: 0, keyPath: stiffness, value: 7, duration: 1), animation])
+        == "changes[1].time: '\(stiffness)' changes at 0 s, during the animation of '\(stiffness)' by changes[0] "
+        + "(from 0 s to 1 s); the next change of a property starts when its animation ends")
+    // A vector and its components are one property.
+    let position = PropertyChange(time: 1, keyPath: "emitterBehaviors.pull.position", value: [1, 2], duration: 2)
+    #expect(
+      changeError([position, PropertyChange(time: 2, keyPath: "emitterBehaviors.pull.position.x", value: 3)])
+        == "changes[1].time: 'emitterBehaviors.pull.position.x' changes at 2 s, during the animation of "
+        + "'emitterBehaviors.pull.position' by changes[0] (from 1 s to 3 s); the next change of a property starts "
+        + "when its animation ends")
+    // At the end, after a step, on another key or another behavior's: allowed.
+    #expect(
+      changeError([
+        animation, PropertyChange(time: 1.2, keyPath: stiffness, value: 1, duration: 1),
+        PropertyChange(time: 0, keyPath: "emitterBehaviors.pull.radius", value: 1, duration: 3),
+        PropertyChange(time: 0.5, keyPath: "emitterCells.confetti.emitterBehaviors.pullC.stiffness", value: 1),
+        PropertyChange(time: 3, keyPath: "emitterBehaviors.pull.position.y", value: 4, duration: 1), position,
+      ]) == nil)
+  }
+
+  @Test func animatedVectorsGiveEveryComponent() {
+    #expect(
+      changeError([PropertyChange(time: 0, keyPath: "emitterBehaviors.sway.force", value: [1, 2], duration: 1)])
+        == "changes[0].value: an animated vector needs all 3 components, got 2")
+    #expect(
+      changeError([
+        PropertyChange(
+          time: 0, keyPath: "emitterBehaviors.sway.force", duration: 1, keyTimes: [0, 1], values: [[1, 2, 3], [1, 2]])
+      ]) == "changes[0].values: at index 1: an animated vector needs all 3 components, got 2")
+    // A step may give [x, y] (z keeps its value), as in the file.
+    #expect(changeError([PropertyChange(time: 0, keyPath: "emitterBehaviors.sway.force", value: [1, 2])]) == nil)
+  }
+
   @Test func lifeCurvesAreReadAtTimeZeroOnly() {
     for (path, value): (String, PropertyValue) in [
       ("emitterBehaviors.grow.values", [1, 2, 3]), ("emitterBehaviors.grow.locations", [0, 0.5, 1]),
@@ -592,7 +635,7 @@ struct AnimatedChangeTests {
       time: 0, keyPath: "emitterBehaviors.brake.drag", duration: 1, keyTimes: [0, 1], values: [-1, 2])
     #expect(changeError([c]) == "changes[0].values: at index 0: must be ≥ 0, got -1")
     c = PropertyChange(
-      time: 0, keyPath: "emitterBehaviors.sway.force", duration: 1, keyTimes: [0, 1], values: [[1, 2], "x"])
+      time: 0, keyPath: "emitterBehaviors.sway.force", duration: 1, keyTimes: [0, 1], values: [[1, 2, 0], "x"])
     #expect(changeError([c]) == "changes[0].values: at index 1: expected an array of 3 numbers, got the string 'x'")
 
     #expect(
@@ -687,5 +730,67 @@ struct BehaviorRandomRoundTripTests {
       let decoded = try JSONDecoder().decode(Effect.self, from: try JSONEncoder().encode(e))
       #expect(decoded.jsonString() == e.jsonString(), "trial \(trial)")
     }
+  }
+}
+
+@Suite("Values of animated properties")
+struct AnimatedValueTests {
+  @Test func basicAnimationMovesFromThePreviousValue() throws {
+    let stiffness = "emitterBehaviors.pull.stiffness"
+    let e = try Effect(
+      emitter: emitterWithBehaviors(),
+      changes: [
+        PropertyChange(time: 0.5, keyPath: stiffness, value: 80),
+        PropertyChange(time: 1, keyPath: stiffness, value: 5, duration: 1.2, timingFunction: .easeOut),
+      ])
+    #expect(try e.value(forKeyPath: stiffness, at: 0) == 10)
+    #expect(try e.value(forKeyPath: stiffness, at: 0.75) == 80)
+    #expect(try e.value(forKeyPath: stiffness, at: 1) == 80)
+    let u = TimingFunction.easeOut.value(at: (1.6 - 1) / 1.2)
+    #expect(try e.value(forKeyPath: stiffness, at: 1.6) == .number(80 + (5 - 80) * u))
+    #expect(try e.value(forKeyPath: stiffness, at: 2.2) == 5)
+    #expect(try e.value(forKeyPath: stiffness, at: 9) == 5)
+    // Other properties are as `emitter(at:)` holds them.
+    #expect(try e.value(forKeyPath: "emitterBehaviors.pull.radius", at: 1.6) == 300)
+  }
+
+  @Test func vectorsAndComponentsMoveComponentByComponent() throws {
+    let force = "emitterCells.confetti.emitterBehaviors.swayC.force"
+    let e = try Effect(
+      emitter: emitterWithBehaviors(),
+      changes: [
+        PropertyChange(time: 0, keyPath: force, value: [0, 10, 20], duration: 2),
+        PropertyChange(time: 3, keyPath: force + ".y", value: 30, duration: 1),
+      ])
+    let start = SIMD3<Double>(100, -2.5, Double(Float(0.1)))
+    let half = start + (SIMD3(0, 10, 20) - start) * 0.5
+    #expect(try e.value(forKeyPath: force, at: 1) == .vector([half.x, half.y, half.z]))
+    #expect(try e.value(forKeyPath: force + ".z", at: 1) == .number(half.z))
+    #expect(try e.value(forKeyPath: force, at: 2.5) == [0, 10, 20])
+    #expect(try e.value(forKeyPath: force, at: 3.25) == [0, 15, 20])
+    #expect(try e.value(forKeyPath: force + ".y", at: 3.5) == 20)
+    #expect(try e.value(forKeyPath: force + ".x", at: 3.5) == 0)
+  }
+
+  @Test func keyframesHoldTheirEndsAndJumpAtRepeatedTimes() throws {
+    let drag = "emitterBehaviors.brake.drag"
+    let e = try Effect(
+      emitter: emitterWithBehaviors(),
+      changes: [
+        PropertyChange(time: 1, keyPath: drag, duration: 4, keyTimes: [0.25, 0.5, 0.5, 1], values: [0, 2, 1, 0.5])
+      ])
+    #expect(try e.value(forKeyPath: drag, at: 0.5) == 1.5)
+    #expect(try e.value(forKeyPath: drag, at: 1.5) == 0)
+    #expect(try e.value(forKeyPath: drag, at: 2) == 0)
+    #expect(try e.value(forKeyPath: drag, at: 2.5) == 1)
+    #expect(try e.value(forKeyPath: drag, at: 3) == 1)
+    #expect(try e.value(forKeyPath: drag, at: 4) == 0.75)
+    #expect(try e.value(forKeyPath: drag, at: 5) == 0.5)
+    let paced = try Effect(
+      emitter: emitterWithBehaviors(),
+      changes: [
+        PropertyChange(time: 0, keyPath: drag, duration: 1, keyTimes: [0, 1], values: [0, 1], timingFunction: .easeIn)
+      ])
+    #expect(try paced.value(forKeyPath: drag, at: 0.3) == .number(TimingFunction.easeIn.value(at: 0.3)))
   }
 }

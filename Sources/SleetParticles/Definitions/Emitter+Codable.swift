@@ -1,8 +1,10 @@
 // An emitter encodes as the layer part of an effect file (docs/effect-format.md):
-// the layer properties that differ from Apple's defaults and `emitterCells`.
+// the layer properties that differ from Apple's defaults, `emitterBehaviors`
+// and `emitterCells`.
 
 extension Emitter: Codable {
-  /// The keys of an emitter object: the layer properties and `emitterCells`.
+  /// The keys of an emitter object: the layer properties, `emitterBehaviors`
+  /// and `emitterCells`.
   static let codingKeys = ["emitterBehaviors", "emitterCells"] + EffectDecoder.propertyKeys(propertyDescriptors)
 
   /// Decodes an emitter object with the keys, value shapes, defaults and

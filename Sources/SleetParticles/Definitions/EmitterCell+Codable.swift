@@ -1,5 +1,6 @@
 // A cell encodes as a cell object of an effect file (docs/effect-format.md):
-// `name`, the properties that differ from Apple's defaults, `emitterCells`.
+// `name`, the properties that differ from Apple's defaults, `emitterBehaviors`,
+// `emitterCells`.
 
 extension EmitterCell: Codable {
   /// The keys of a cell object: `name`, `emitterBehaviors`, `emitterCells`, the properties.

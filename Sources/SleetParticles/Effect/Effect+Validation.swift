@@ -20,8 +20,11 @@ public enum EffectValidationError: Error, Hashable, Sendable, CustomStringConver
   /// levels (a top-level cell is at depth 1); the value is the depth.
   case cellsTooDeep(Int)
   /// The change at `index` has a bad `field`: a time that is not finite or
-  /// is negative, a key path that names nothing or names a timing property,
-  /// or a value the property does not take. `index` counts the changes in
+  /// is negative (or falls inside an animation of the same property), a key
+  /// path that names nothing, a timing property or a life-curve behavior's
+  /// key, a value the property does not take, or an animation field that
+  /// breaks a rule (a negative duration, keyframes that do not match, an
+  /// animation of anything but a force behavior's number or vector). `index` counts the changes in
   /// the order they were given to ``Effect/init(emitter:changes:parameters:summary:)``
   /// (an effect file's `changes` order).
   case invalidChange(index: Int, field: PropertyChange.Field, reason: String)
@@ -159,7 +162,9 @@ extension Effect {
   ///
   /// First every change's time, key path and animation fields, in the
   /// given order (``checkedKeyPath(_:time:index:on:)``,
-  /// ``checkAnimation(_:keyPath:index:)``); then the values (each keyframe,
+  /// ``checkAnimation(_:keyPath:index:)``); then, in time order, that no
+  /// change falls inside an animation of its property
+  /// (``checkAnimationsDoNotOverlap(_:order:keyPaths:)``); then the values (each keyframe,
   /// then the final value), applied to `emitter` in the sorted order, so
   /// that each is checked against the emitter as it is at that moment.
   /// Times are known to be finite before they are sorted.
@@ -167,11 +172,15 @@ extension Effect {
   static func checkedChanges(
     _ changes: [PropertyChange], on emitter: Emitter
   ) throws(EffectValidationError) -> [PropertyChange] {
+    var keyPaths: [Emitter.KeyPath] = []
+    keyPaths.reserveCapacity(changes.count)
     for (i, change) in changes.enumerated() {
       let keyPath = try checkedKeyPath(change.keyPath, time: change.time, index: i, on: emitter)
       try checkAnimation(change, keyPath: keyPath, index: i)
+      keyPaths.append(keyPath)
     }
     let order = changes.indices.sorted { (changes[$0].time, $0) < (changes[$1].time, $1) }
+    try checkAnimationsDoNotOverlap(changes, order: order, keyPaths: keyPaths)
     var probe = emitter
     for i in order {
       for (k, value) in changes[i].values.enumerated() {

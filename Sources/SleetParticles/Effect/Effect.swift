@@ -23,9 +23,12 @@ public enum PropertyValue: Hashable, Sendable {
 /// `birthRate`, `emitterCells.snow.birthRate`,
 /// `emitterCells.rocket.emitterCells.spark.emissionRange`.
 ///
-/// A change affects only particles born after it (Apple's documented rule for
-/// the layer multipliers, applied uniformly), and a rate change changes the
-/// slope of the birth schedule from `time` on.
+/// A change of a layer or cell property affects only particles born after it
+/// (Apple's documented rule for the layer multipliers, applied uniformly),
+/// and a rate change changes the slope of the birth schedule from `time` on.
+/// A change of a force behavior's key (`emitterBehaviors.NAME.KEY`) acts on
+/// every live particle from `time` on, and only such keys may be animated
+/// (``duration``, or keyframes: docs/effect-format.md, "Animated changes").
 public struct PropertyChange: Hashable, Sendable {
   /// When the change happens, seconds of the emitter's local time (finite,
   /// ≥ 0).

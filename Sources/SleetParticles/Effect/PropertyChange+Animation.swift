@@ -42,6 +42,14 @@ extension PropertyChange {
     return .vector([f.x1, f.y1, f.x2, f.y2])
   }
 
+  /// An animation's progress at the time fraction `x` ∈ [0, 1]: x itself
+  /// for `linear` (the identity, exactly: the Bézier solver would return it
+  /// only to within 1e−6), otherwise the curve's value.
+  /// - Complexity: O(1).
+  static func pace(_ timingFunction: TimingFunction, _ x: Double) -> Double {
+    timingFunction == .linear ? min(max(x, 0), 1) : timingFunction.value(at: x)
+  }
+
   /// Whether the change is animated: a duration > 0, or keyframes.
   var isAnimation: Bool { duration > 0 || !values.isEmpty || !keyTimes.isEmpty }
 }
@@ -117,12 +125,158 @@ extension Effect {
           + "without a duration the property changes at its time")
     }
     switch EffectDecoder.kind(of: keyPath) {
-    case .float, .double, .vector: return
+    case .float, .double: return
+    case .vector(let n):
+      // An animation moves every component: a shorter vector (a wave's
+      // [x, y] force) would leave one to the previous value's.
+      if case .vector(let xs) = change.value, xs.count != n, change.values.isEmpty {
+        throw fail(.value, "an animated vector needs all \(n) components, got \(xs.count)")
+      }
+      for (k, v) in change.values.enumerated() {
+        if case .vector(let xs) = v, xs.count != n {
+          throw fail(.values, "at index \(k): an animated vector needs all \(n) components, got \(xs.count)")
+        }
+      }
+      return
     default:
       throw fail(
         .duration,
         "'\(path)': only numbers and vectors can be animated, and \(keyPath.property) is "
           + "\(EffectDecoder.kind(of: keyPath).expectation); without a duration it changes at its time")
     }
+  }
+}
+
+extension Effect {
+  /// Rejects a change of a property during an animation of the same
+  /// property (a vector and its components count as one property), so that
+  /// every animation runs from the value before it to its `value`
+  /// undisturbed: the next change of the property must start when the
+  /// animation ends, or later.
+  /// - Parameter order: the changes' indices in time order (stable).
+  /// - Complexity: O(changes).
+  static func checkAnimationsDoNotOverlap(
+    _ changes: [PropertyChange], order: [Int], keyPaths: [Emitter.KeyPath]
+  ) throws(EffectValidationError) {
+    struct Running {
+      var index: Int
+      var end: Double
+    }
+    var running: [String: Running] = [:]
+    for i in order {
+      let property = rootPath(of: keyPaths[i])
+      let change = changes[i]
+      if let r = running[property], change.time < r.end {
+        throw .invalidChange(
+          index: i, field: .time,
+          reason: "'\(change.keyPath)' changes at \(formatNumber(change.time)) s, during the animation of "
+            + "'\(changes[r.index].keyPath)' by changes[\(r.index)] (from \(formatNumber(changes[r.index].time)) s "
+            + "to \(formatNumber(r.end)) s); the next change of a property starts when its animation ends")
+      }
+      running[property] = change.isAnimation ? Running(index: i, end: change.time + change.duration) : nil
+    }
+  }
+}
+
+extension Effect {
+  /// The value of the property `keyPath` names at emitter-local time `t`,
+  /// with every change up to `t` and any animation of the property in
+  /// progress at `t`: the reference definition of animated changes.
+  ///
+  /// An animation of the property started at `time` ≤ t < time + duration
+  /// gives, with u = `timingFunction`((t − time) / duration) (exactly
+  /// (t − time) / duration for `linear`):
+  ///
+  /// ```
+  /// basic:     from + (value − from) · u      from = the value before the change
+  /// keyframes: values[0]                      for u ≤ keyTimes[0]
+  ///            values[i] + (values[i+1] − values[i]) · (u − keyTimes[i]) / (keyTimes[i+1] − keyTimes[i])
+  ///                                           for keyTimes[i] ≤ u < keyTimes[i+1] (i the last such)
+  ///            values[last]                   for u ≥ keyTimes[last]
+  /// ```
+  ///
+  /// component by component for a vector (a change of one component moves
+  /// that component only). Outside animations it is the value
+  /// ``emitter(at:)`` holds. Only force behaviors' number and vector keys
+  /// animate (``init(emitter:changes:parameters:summary:)`` refuses other
+  /// animations), and no change of a property falls inside its animation,
+  /// so at most one animation of the property is in progress.
+  ///
+  /// The end values are the property's stored ones (a `Float` property's
+  /// rounded to `Float`); the interpolation is computed in `Double`.
+  /// - Throws: `KeyPathError` when `keyPath` names nothing in the effect.
+  /// - Complexity: O(changes + keyframes).
+  public func value(forKeyPath keyPath: String, at t: Double) throws(KeyPathError) -> PropertyValue {
+    let path = try Emitter.KeyPath(keyPath)
+    let root = Self.rootPath(of: path)
+    var e = emitter
+    var active: (change: PropertyChange, before: Emitter)?
+    for change in changes where change.time <= t {
+      // Safe: `init` checked every change against this emitter, in this order.
+      let changePath = try! Emitter.KeyPath(change.keyPath)
+      let sameProperty = Self.rootPath(of: changePath) == root
+      let before = e
+      do throws(KeyPathError) {
+        try e.setValue(change.value, forKeyPath: change.keyPath)
+      } catch {
+        preconditionFailure("Effect.value(forKeyPath:at:): change '\(change.keyPath)' no longer applies: \(error)")
+      }
+      if sameProperty {
+        active = change.isAnimation && t < change.time + change.duration ? (change, before) : nil
+      }
+    }
+    let final = try e.value(for: path)
+    guard let (change, before) = active else { return final }
+
+    // The whole property (the vector, for a component) at each end.
+    func rootValue(_ emitter: Emitter, setting value: PropertyValue?) -> [Double] {
+      var copy = emitter
+      do throws(KeyPathError) {
+        if let value { try copy.setValue(value, forKeyPath: change.keyPath) }
+        switch try copy.value(forKeyPath: root) {
+        case .number(let x): return [x]
+        case .vector(let xs): return xs
+        default: preconditionFailure("Effect.value(forKeyPath:at:): '\(root)' is not a number or vector")
+        }
+      } catch {
+        preconditionFailure("Effect.value(forKeyPath:at:): keyframe of '\(change.keyPath)' no longer applies: \(error)")
+      }
+    }
+    func mix(_ a: [Double], _ b: [Double], _ s: Double) -> [Double] {
+      zip(a, b).map { $0 + ($1 - $0) * s }
+    }
+    let u = PropertyChange.pace(change.timingFunction, (t - change.time) / change.duration)
+    let now: [Double]
+    if change.values.isEmpty {
+      now = mix(rootValue(before, setting: nil), rootValue(before, setting: change.value), u)
+    } else {
+      let keys = change.keyTimes
+      if u <= keys[0] {
+        now = rootValue(before, setting: change.values[0])
+      } else if u >= keys[keys.count - 1] {
+        now = rootValue(before, setting: change.values[change.values.count - 1])
+      } else {
+        // Safe: keys[0] < u < keys[last], so such an i exists and keys[i + 1] > u ≥ keys[i].
+        let i = keys.lastIndex { $0 <= u }!
+        now = mix(
+          rootValue(before, setting: change.values[i]), rootValue(before, setting: change.values[i + 1]),
+          (u - keys[i]) / (keys[i + 1] - keys[i]))
+      }
+    }
+    guard let dot = path.property.firstIndex(of: ".") else {
+      if case .vector = EffectDecoder.kind(of: path) { return .vector(now) }
+      return .number(now[0])
+    }
+    // A component. Safe: the only animatable vectors are `force` (x, y, z)
+    // and `position` (x, y).
+    let component = ["x", "y", "z"].firstIndex(of: String(path.property[path.property.index(after: dot)...]))!
+    return .number(now[component])
+  }
+
+  /// The key path of the whole property a path names: the vector for a
+  /// component (`emitterBehaviors.pull.position` for `….position.x`).
+  static func rootPath(of keyPath: Emitter.KeyPath) -> String {
+    keyPath.cellNames.map { "emitterCells.\($0)." }.joined()
+      + (keyPath.behaviorName.map { "emitterBehaviors.\($0)." } ?? "") + keyPath.property.prefix { $0 != "." }
   }
 }
