@@ -18,6 +18,10 @@ public enum GPUError: Error, Hashable, Sendable, CustomStringConvertible {
   /// A buffer is larger than the driver lets a shader bind
   /// (`GL_MAX_SHADER_STORAGE_BLOCK_SIZE`).
   case bufferTooLarge(bytes: Int, limit: Int)
+  /// The effect has emitter behaviors, which the shader does not evaluate
+  /// (it evaluates the closed form of a cell without them); `cells` are the
+  /// paths of the cells they act on.
+  case behaviorsNotSupported(cells: [String])
 
   public var description: String {
     switch self {
@@ -30,6 +34,9 @@ public enum GPUError: Error, Hashable, Sendable, CustomStringConvertible {
     case .gl(let during, let code): "OpenGL ES error 0x\(String(code, radix: 16)) during \(during)"
     case .bufferTooLarge(let bytes, let limit):
       "a GPU buffer of \(bytes) bytes exceeds the driver's shader storage limit of \(limit) bytes"
+    case .behaviorsNotSupported(let cells):
+      "emitter behaviors act on \(cells.map { "'\($0)'" }.joined(separator: ", ")); the GPU path does not evaluate"
+        + " behaviors: render on the CPU (without --gpu)"
     }
   }
 }

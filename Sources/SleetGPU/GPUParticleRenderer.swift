@@ -42,11 +42,14 @@ public final class GPUParticleRenderer {
   /// system's `configuration.instanceLayout`) is what ``render(into:)``
   /// fills.
   /// - Throws: ``GPUError``: no EGL/GLES (from a new ``GPUContext``), a
-  ///   shader build failure, a GL error.
+  ///   shader build failure, a GL error; an effect with emitter behaviors
+  ///   (``GPUError/behaviorsNotSupported(cells:)``), checked first.
   public init(
     stream: BirthDeltaStream, context: GPUContext? = nil,
     instanceLayout: ParticleSystemConfiguration.InstanceLayout? = nil
   ) throws(GPUError) {
+    let behaviorCells = stream.system.behaviorCellPaths
+    guard behaviorCells.isEmpty else { throw .behaviorsNotSupported(cells: behaviorCells) }
     let context = try Self.context(context)
     self.context = context
     self.instanceLayout = instanceLayout ?? stream.system.configuration.instanceLayout

@@ -96,7 +96,11 @@ extension BirthEnumerator {
     let first = births.lowerBound
     let last = births.upperBound
     let seed = self.seed
-    guard paths.childBirthBatches, last - first >= Self.minimumChildBatch else {
+    // The batch kernel evaluates the parent's closed form: a parent whose
+    // cell has behaviors takes the scalar sampler, which reads its state
+    // after them.
+    guard paths.childBirthBatches, last - first >= Self.minimumChildBatch, tree.nodes[Int(p.cell)].behaviors == nil
+    else {
       for k in first..<last {
         guard let tb = n.schedule.birthTime(k, in: window) else { break }
         if let r = BirthSampler.child(tree: tree, seed: seed, node: node, parent: p, k: k, birthTime: tb) {

@@ -88,6 +88,13 @@ struct CellTree: Sendable {
         schedule: BirthSchedule(
           segmentStarts: segmentStarts, rates: perSegment.map { Double($0.birthRate) * Double(cell.speed) }))
       nodes.append(node)
+      nodes[number].behaviors = BehaviorProgram(
+        behaviors: effect.emitter.emitterBehaviors.map { ($0, "emitterBehaviors.") }
+          + cell.emitterBehaviors.map { ($0, Self.behaviorKeyPathPrefix(cellPath: path)) },
+        changes: effect.changes,
+        massMeans: perSegment.indices.map { Self.cell(at: indexPath, in: emitters[$0])?.mass ?? cell.mass },
+        massRanges: perSegment.indices.map { Self.cell(at: indexPath, in: emitters[$0])?.massRange ?? cell.massRange },
+        randomSeed: UInt64(seed) | UInt64(key) << 32)
       if let parent { nodes[parent].children.append(number) } else { roots.append(number) }
       for (i, sub) in cell.emitterCells.enumerated() {
         add(sub, indexPath: indexPath + [i], parent: number, parentPath: path)
@@ -180,6 +187,9 @@ struct CellNode: Sendable {
   /// (``window(origin:parentLifetime:)``).
   var timeOffset: Double
   var schedule: BirthSchedule
+  /// The behaviors acting on the cell's particles (the emitter's, then the
+  /// cell's); nil when none does.
+  var behaviors: BehaviorProgram? = nil
 
   /// ``exactMaximumLifetime`` with a relative margin of 10⁻⁵, far above the
   /// rounding of a `Float` sample (a few 10⁻⁷), so it bounds every sampled

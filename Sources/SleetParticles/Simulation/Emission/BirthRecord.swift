@@ -163,8 +163,9 @@ enum BirthSampler {
   }
 
   /// Record of birth `k` of sub-cell `node` from `parent` at `birthTime`:
-  /// the parent's closed-form state at that age is the origin, base direction
-  /// and inherited scale and colour.
+  /// the parent's drawn state at that time (closed form, or after its
+  /// cell's behaviors: ``CellTree/drawnState(of:at:)``) is the origin, base
+  /// direction and inherited scale and colour.
   ///
   /// Always inlined, as is the sampler under it: called, its optional
   /// 160-byte record comes back through memory, and the caller copies it
@@ -173,11 +174,11 @@ enum BirthSampler {
   static func child(
     tree: CellTree, seed: UInt32, node: Int, parent: BirthRecord, k: Int, birthTime: Double
   ) -> BirthRecord? {
-    let age = Float(birthTime - parent.birthTime)
+    let state = tree.drawnState(of: parent, at: birthTime)
     return child(
       tree: tree, seed: seed, node: node, parentID: parent.id, k: k, birthTime: birthTime,
-      parentPosition: parent.position(age: age), parentVelocity: parent.velocity(age: age),
-      parentScale: parent.scale(age: age), parentColor: parent.color(age: age))
+      parentPosition: state.position, parentVelocity: state.velocity, parentScale: state.scale,
+      parentColor: state.color)
   }
 
   /// Record of birth `k` of sub-cell `node` from the parent with id

@@ -52,8 +52,21 @@ public final class NaiveParticleSimulator {
     /// Per sub-cell: accumulated rate·time and births so far.
     var accumulators: [Double]
     var births: [Int]
+    /// The behaviors acting on the particle, nil when none (then the Euler
+    /// steps above); see NaiveParticleSimulator+Behaviors.swift.
+    let behaviors: BehaviorProgram?
+    /// The particle's mass (1 without behaviors).
+    let mass: Double
+    /// With behaviors: position and velocity in `Double`, moved by the
+    /// forces in small explicit steps (the drawn state adds the curves).
+    var motionPosition: SIMD3<Double>
+    var motionVelocity: SIMD3<Double>
 
-    init(_ r: BirthRecord, subCells: Int) {
+    init(_ r: BirthRecord, subCells: Int, behaviors: BehaviorProgram? = nil, mass: Double = 1) {
+      self.behaviors = behaviors
+      self.mass = mass
+      motionPosition = SIMD3<Double>(r.position)
+      motionVelocity = SIMD3<Double>(r.velocity)
       id = r.id
       cell = Int(r.cell)
       birthTime = r.birthTime
@@ -72,6 +85,10 @@ public final class NaiveParticleSimulator {
     }
 
     func step(_ dt: Float) {
+      if behaviors != nil {
+        stepWithBehaviors(Double(dt))
+        return
+      }
       position += velocity * dt
       velocity += acceleration * dt
       scale += scaleSpeed * dt
@@ -154,12 +171,13 @@ public final class NaiveParticleSimulator {
           p.accumulators[j] -= 1
           let k = p.births[j]
           p.births[j] += 1
+          let parent = p.drawnState
           if let r = BirthSampler.child(
             tree: tree, seed: seed, node: child, parentID: p.id, k: k, birthTime: end,
-            parentPosition: p.position, parentVelocity: p.velocity, parentScale: Swift.max(0, p.scale),
-            parentColor: p.drawnColor)
+            parentPosition: parent.position, parentVelocity: parent.velocity, parentScale: parent.scale,
+            parentColor: parent.color)
           {
-            newborn.append(Particle(r, subCells: tree.nodes[child].children.count))
+            newborn.append(makeParticle(r))
           }
         }
       }
@@ -182,7 +200,7 @@ public final class NaiveParticleSimulator {
         guard
           let r = BirthSampler.topLevel(tree: tree, seed: seed, node: root, k: k, birthTime: birthTime)
         else { continue }
-        let p = Particle(r, subCells: node.children.count)
+        let p = makeParticle(r)
         let partial = end - birthTime
         p.step(Float(partial))
         p.age = partial
@@ -197,10 +215,10 @@ public final class NaiveParticleSimulator {
   /// - Complexity: O(n log n), n = live particles.
   public func snapshots() -> [ParticleSnapshot] {
     particles.map { p in
-      ParticleSnapshot(
+      let s = p.drawnState
+      return ParticleSnapshot(
         id: p.id, cellPath: tree.nodes[p.cell].path, birthTime: p.birthTime, lifetime: p.lifetime,
-        position: p.position, velocity: p.velocity, scale: Swift.max(0, p.scale), rotation: p.rotation,
-        color: p.drawnColor)
+        position: s.position, velocity: s.velocity, scale: s.scale, rotation: s.rotation, color: s.color)
     }.sorted { $0.id < $1.id }
   }
 }

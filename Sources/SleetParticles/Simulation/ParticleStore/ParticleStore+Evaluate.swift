@@ -20,6 +20,10 @@ struct EvaluationTarget: @unchecked Sendable {
   /// Whether `ids` and `depths` are written (only when the render order
   /// needs a sort or a sortedness check, or ids are asked for).
   var writesSortKeys: Bool
+  /// The effect's cells when behaviors act on some of them: their lanes are
+  /// drawn after their behaviors (``applyBehaviors(block:alive:at:tree:into:at:)``),
+  /// one block at a time. nil when no behavior acts.
+  var behaviors: CellTree? = nil
 }
 
 extension EvaluationTarget {
@@ -120,7 +124,7 @@ extension ParticleStore {
     var o = start
     var b = range.lowerBound
     while b < range.upperBound {
-      if target.hidden == nil {
+      if target.hidden == nil && target.behaviors == nil {
         // In C, block loop and all: a run of blocks whose lanes share one
         // constants row (the common case), up to a live block of several
         // rows; then a run of those (several cells born in turn), up to a

@@ -55,7 +55,8 @@ extension ParticleStore {
   }
 
   /// Block `b` one lane at a time where needed: the path for every block
-  /// while some cell is hidden (the C loops draw every live lane), and the
+  /// while some cell is hidden (the C loops draw every live lane) or
+  /// behaviors act (their lanes are redrawn after the closed form), and the
   /// naive twin of the C loops' blocks of several rows
   /// (`BlockRunKernelTests.oneBlockAtATimeEqualsTheRuns`). Writes the drawn lanes from output index `o` and returns how
   /// many; `sinCos` is scratch for the block's rotation sines and cosines
@@ -93,6 +94,9 @@ extension ParticleStore {
       evaluateHalf(
         p, lanes: 4, age: a.highHalf, constants: laneConstants(p, lanes: 4),
         sinCos: (trig.sin.highHalf, trig.cos.highHalf), into: out, at: at + 4)
+    }
+    if let tree = target.behaviors {
+      applyBehaviors(block: b, alive: aliveLanes, at: t, tree: tree, into: out, at: at)
     }
     if drawsAll {
       if target.writesSortKeys { (target.ids + o).update(from: ids + b * 8, count: 8) }

@@ -38,7 +38,10 @@ extension NaiveParticleSimulator {
   /// start both paths from the same N live particles without simulating the
   /// naive path up to it.
   /// - Complexity: O(live particles), one allocation per particle.
+  /// - Precondition: no behavior acts on the effect's cells (their state
+  ///   is not the closed form's).
   package convenience init(startingFrom system: ParticleSystem) {
+    precondition(system.behaviorCellPaths.isEmpty, "startingFrom takes effects without emitter behaviors")
     self.init(effect: system.effect)
     guard let t = system.localTime else { return }
     let records = system.liveRecords()

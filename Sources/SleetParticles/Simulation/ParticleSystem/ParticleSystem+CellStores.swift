@@ -37,6 +37,7 @@ extension ParticleSystem {
   /// `configuration` (see the extension's comment).
   static func keepsCellStores(_ tree: CellTree, _ configuration: ParticleSystemConfiguration) -> Bool {
     tree.nodes.count > 1 && tree.roots.count == tree.nodes.count && configuration.overflowPolicy == .reject
+      && !tree.hasBehaviors
       && tree.layers.allSatisfy { [.unordered, .additive, .backToFront].contains($0.renderMode) }
   }
 

@@ -98,7 +98,7 @@ extension ParticleSystem {
   func withEvaluationTarget(_ frame: inout ParticleFrame, _ pass: FramePass, _ body: (EvaluationTarget) -> Void) {
     withEvaluationTarget(
       &frame, compact: pass.compact, affines: pass.computesAffines, hidden: pass.hidden.value,
-      flattensDepth: pass.flattensDepth, writesSortKeys: pass.writesSortKeys, body)
+      flattensDepth: pass.flattensDepth, writesSortKeys: pass.writesSortKeys, behaviors: pass.behaviors, body)
   }
 
   /// Calls `body` with the evaluation target over the frame's buffers (as
@@ -106,7 +106,7 @@ extension ParticleSystem {
   /// scratch.
   func withEvaluationTarget(
     _ frame: inout ParticleFrame, compact: Bool, affines computesAffines: Bool, hidden: UnsafePointer<Bool>?,
-    flattensDepth: Bool, writesSortKeys: Bool, _ body: (EvaluationTarget) -> Void
+    flattensDepth: Bool, writesSortKeys: Bool, behaviors: CellTree? = nil, _ body: (EvaluationTarget) -> Void
   ) {
     frame.instances.withUnsafeMutableBufferPointer { instances in
       frame.compactInstances.withUnsafeMutableBufferPointer { compactInstances in
@@ -122,7 +122,8 @@ extension ParticleSystem {
                   affines: computesAffines ? affines.baseAddress : nil,
                   ids: ids.baseAddress ?? UnsafeMutablePointer(bitPattern: 64)!,
                   depths: depths.baseAddress ?? UnsafeMutablePointer(bitPattern: 64)!,
-                  hidden: hidden, flattensDepth: flattensDepth, writesSortKeys: writesSortKeys))
+                  hidden: hidden, flattensDepth: flattensDepth, writesSortKeys: writesSortKeys,
+                  behaviors: behaviors))
             }
           }
         }
@@ -158,6 +159,8 @@ struct FramePass {
   var flattensDepth: Bool
   /// Whether the evaluation writes ids and depths (the sort keys).
   var writesSortKeys: Bool
+  /// The cells, when behaviors act on some (``EvaluationTarget/behaviors``).
+  var behaviors: CellTree? = nil
 }
 
 /// The chunks of a frame: `blocks` blocks, cut into chunks of

@@ -55,7 +55,8 @@ extension ParticleSystem {
       let pass = FramePass(
         t: t, threads: threads, grid: grid, compact: configuration.instanceLayout == .compact,
         computesAffines: computesAffines, hidden: UncheckedSendable(anyHidden ? hiddenBuffer.baseAddress : nil),
-        flattensDepth: !layer.preservesDepth, writesSortKeys: sortsByID(layer.renderMode) || computesIDs)
+        flattensDepth: !layer.preservesDepth, writesSortKeys: sortsByID(layer.renderMode) || computesIDs,
+        behaviors: hasBehaviors ? tree : nil)
       let total: Int
       switch plan {
       case .cellOrder: total = renderInCellOrder(into: &frame, pass)
@@ -100,7 +101,7 @@ extension ParticleSystem {
   /// the output (counted first) gives id order, with no sort and no gather
   /// after. Not with sub-cells, whose ids are hashes and need the sort
   /// anyway (the store-order write is cheaper then), nor while a cell is
-  /// hidden (the lane-by-lane path).
+  /// hidden or behaviors act (the lane-by-lane path).
   ///
   /// One pass skips re-reading the birth-time and lifetime lines of every
   /// block, but its sizing writes a filler per hole, so with many holes
@@ -109,7 +110,7 @@ extension ParticleSystem {
   func framePlan(layer: LayerParameters, threads: Int, anyHidden: Bool, chunks: Int) -> FramePlan {
     if usesCellStores { return .cellStores }
     let drawsByCell =
-      paths.cellOrderWrite && sortsByID(layer.renderMode) && !anyHidden && localTime != nil
+      paths.cellOrderWrite && sortsByID(layer.renderMode) && !anyHidden && !hasBehaviors && localTime != nil
       && (layer.renderMode == .unordered || layer.renderMode == .additive)
       && tree.roots.count == tree.nodes.count
     if drawsByCell { return .cellOrder }

@@ -74,6 +74,9 @@ public final class ParticleSystem {
   public internal(set) var localTime: Double?
   /// An upper bound on the live particles this effect can have at once.
   public let peakLiveParticles: Int
+  /// Whether behaviors act on some cell's particles (frames then take the
+  /// lane-by-lane path, ``EvaluationTarget/behaviors``).
+  let hasBehaviors: Bool
 
   /// The latest emitter-local time at which this effect is simulated
   /// exactly (``seek(to:)`` and ``advance(to:)`` refuse later times); see
@@ -137,6 +140,7 @@ public final class ParticleSystem {
     let keepsCellStores = Self.keepsCellStores(tree, configuration)
     cellStores = keepsCellStores ? tree.nodes.map { [store] _ in ParticleStore(constants: store.constants) } : []
     peakLiveParticles = Self.peak(tree)
+    hasBehaviors = tree.hasBehaviors
     maximumLocalTime = Self.maximumLocalTime(tree)
     if peakLiveParticles > configuration.budget && configuration.overflowPolicy == .reject {
       throw .budgetExceeded(peak: peakLiveParticles, budget: configuration.budget)
@@ -150,6 +154,11 @@ public final class ParticleSystem {
     let e = effect.emitter
     return (time - e.beginTime) * Double(e.speed) + e.timeOffset
   }
+
+  /// The paths (as ``cellPaths``) of the cells that emitter behaviors act
+  /// on; empty for an effect without behaviors.
+  /// - Complexity: O(cells).
+  package var behaviorCellPaths: [String] { tree.nodes.filter { $0.behaviors != nil }.map(\.path) }
 
   /// The key path (without `emitterCells.`) of every cell, indexed by cell number.
   /// - Complexity: O(cells).
@@ -201,12 +210,11 @@ public final class ParticleSystem {
     for store in storesInUse {
       for i in 0..<store.count where store.isAlive(i, at: t) {
         let r = store.record(at: i)
-        let a = Float(t - r.birthTime)
+        let s = tree.drawnState(of: r, at: t)
         out.append(
           ParticleSnapshot(
             id: r.id, cellPath: tree.nodes[Int(r.cell)].path, birthTime: r.birthTime, lifetime: r.lifetime,
-            position: r.position(age: a), velocity: r.velocity(age: a), scale: r.scale(age: a),
-            rotation: r.rotation(age: a), color: r.color(age: a)))
+            position: s.position, velocity: s.velocity, scale: s.scale, rotation: s.rotation, color: s.color))
       }
     }
     out.sort { $0.id < $1.id }

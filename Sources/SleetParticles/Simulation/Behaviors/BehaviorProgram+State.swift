@@ -1,0 +1,138 @@
+import Foundation
+import SleetMath
+
+/// A particle's drawn state after its behaviors: what a frame, a snapshot
+/// and a sub-particle's birth read.
+struct BehaviorState: Hashable, Sendable {
+  var position: SIMD3<Float>
+  /// The derivative of `position` with respect to age.
+  var velocity: SIMD3<Float>
+  /// ≥ 0.
+  var scale: Float
+  var rotation: Float
+  /// Clamped to [0, 1].
+  var color: SIMD4<Float>
+}
+
+extension BehaviorProgram {
+  /// The mass of particle `r` born in timeline segment `segment`: the
+  /// cell's `mass + (u − ½)·massRange` of that segment, u word 14 of the
+  /// particle's attribute stream (``BirthSampler``'s words 0–13 are its
+  /// other attributes, so no draw moves).
+  /// - Complexity: O(1); one Philox block set when the range is not 0.
+  func mass(of r: BirthRecord, segment: Int) -> Double {
+    let mean = Double(massMeans[segment])
+    let range = Double(massRanges[segment])
+    guard range != 0 else { return mean }
+    let (_, _, _, u3) = BirthSampler.attributeUniforms(
+      RandomStream(seed: randomSeed, stream: ParticleID.birthKey(of: r.id)))
+    return mean + (Double(u3.z) - 0.5) * range
+  }
+
+  /// The state of particle `r`, of mass `mass`, at emitter time `t` (its
+  /// age t − birthTime in [0, lifetime)): the motion (``Motion``), then
+  /// every curve in order on the particle's own scale, rotation and colour
+  /// (the closed form's, before clamping), then the clamps.
+  ///
+  /// A pure function of its arguments: every path (frames, snapshots,
+  /// sub-particle births, any thread, seek or step) calls it with the same
+  /// record and time and gets the same bits.
+  /// - Complexity: O(behaviors) in closed form; O(behaviors × age / h)
+  ///   integrated (h = ``FixedStepIntegrator/step``).
+  func state(of r: BirthRecord, at t: Double, mass: Double) -> BehaviorState {
+    let a = t - r.birthTime
+    let af = Float(a)
+    let lifetime = Double(r.lifetime)
+    let u = min(max(a / lifetime, 0), 1)
+    var (p, v) = motion(of: r, age: a, mass: mass)
+    // The particle's own values, as the closed form computes them.
+    var scale = r.scale + r.scaleSpeed * af
+    var rotation = ClosedForm.rotation(r.spin, age: af)
+    var color = r.color + r.colorSpeed * SIMD4(repeating: af)
+    for step in curves {
+      switch step {
+      case .value(let property, let curve, let additive, let enabled):
+        guard enabled.value(at: t).x != 0 else { continue }
+        let k = curve.value(at: u)
+        switch property {
+        case .positionX, .positionY, .positionZ:
+          let i = property == .positionX ? 0 : property == .positionY ? 1 : 2
+          p[i] = additive ? p[i] + k : k
+        case .velocityX, .velocityY, .velocityZ:
+          let i = property == .velocityX ? 0 : property == .velocityY ? 1 : 2
+          let integral = lifetime * curve.integral(to: u)
+          if additive {
+            v[i] += k
+            p[i] += integral
+          } else {
+            v[i] = k
+            p[i] = Double(r.position[i]) + integral
+          }
+        case .mass:
+          continue  // in the motion
+        case .rotation:
+          rotation = additive ? rotation + Float(k) : Float(k)
+        case .spin:
+          let turned = Float(lifetime * curve.integral(to: u))
+          rotation = additive ? rotation + turned : turned
+        case .scale:
+          scale = additive ? scale + Float(k) : Float(k)
+        case .scaleSpeed:
+          let grown = Float(lifetime * curve.integral(to: u))
+          scale = additive ? scale + grown : r.scale + grown
+        case .colorRed, .colorGreen, .colorBlue, .colorAlpha:
+          let c = property == .colorRed ? 0 : property == .colorGreen ? 1 : property == .colorBlue ? 2 : 3
+          color[c] = additive ? color[c] + Float(k) : Float(k)
+        }
+      case .color(let channels, let enabled):
+        guard enabled.value(at: t).x != 0 else { continue }
+        color *= SIMD4(
+          Float(channels[0].value(at: u)), Float(channels[1].value(at: u)), Float(channels[2].value(at: u)),
+          Float(channels[3].value(at: u)))
+      case .alignToMotion(let radians, let enabled):
+        guard enabled.value(at: t).x != 0 else { continue }
+        rotation = Float(atan2(v.y, v.x) + radians)
+      }
+    }
+    return BehaviorState(
+      position: SIMD3<Float>(p), velocity: SIMD3<Float>(v), scale: scale.clampedBelowAtZero(), rotation: rotation,
+      color: color.clampedToUnitInterval())
+  }
+
+  /// Position and velocity at age `a` under the forces (``Motion``).
+  private func motion(of r: BirthRecord, age a: Double, mass: Double) -> (SIMD3<Double>, SIMD3<Double>) {
+    let g = SIMD3<Double>(r.halfAcceleration) * 2
+    switch motion {
+    case .unchanged:
+      let af = Float(a)
+      return (SIMD3<Double>(r.position(age: af)), SIMD3<Double>(r.velocity(age: af)))
+    case .closedForm(let drag, let spring, let springForce, let waves):
+      // Forces divide by the mass; most cells have mass 1 (no copy).
+      let perMass = mass == 1 ? waves : waves.map { WaveForce(force: $0.force / mass, profile: $0.profile) }
+      return AxisMotion.state(
+        position: SIMD3<Double>(r.position), velocity: SIMD3<Double>(r.velocity), acceleration: g + springForce / mass,
+        drag: drag / mass, spring: spring / mass, center: .zero, waves: perMass, birthTime: r.birthTime, age: a)
+    case .integrated:
+      let birth = r.birthTime
+      let lifetime = Double(r.lifetime)
+      let fixed = forces.map { $0.isConstant ? $0.resolved(at: 0) : nil }
+      let masses = massCurves
+      let result = FixedStepIntegrator.state(
+        position: SIMD3<Double>(r.position), velocity: SIMD3<Double>(r.velocity), age: a
+      ) { p, v, age in
+        let T = birth + age
+        var total = SIMD3<Double>()
+        for (i, term) in forces.enumerated() {
+          total += (fixed[i] ?? term.resolved(at: T)).force(position: p, velocity: v, time: T)
+        }
+        var m = mass
+        if !masses.isEmpty {
+          let u = min(max(age / lifetime, 0), 1)
+          for (curve, additive) in masses { m = additive ? m + curve.value(at: u) : curve.value(at: u) }
+        }
+        return g + total / m
+      }
+      return (result.position, result.velocity)
+    }
+  }
+}
