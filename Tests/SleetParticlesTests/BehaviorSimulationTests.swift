@@ -11,6 +11,10 @@ enum BehaviorCase: String, CaseIterable, CustomStringConvertible {
   case drag, wave, dragAndWave, spring, dampedSpring, falloffAttractor, axialAttractor, planarAttractor
   case massRange, colorOverLife, valueOverLifeScale, additiveAlpha, keyedVelocity, keyedSpin, keyedScaleSpeed
   case alignToMotion, layerAndCell, subCells, disabled
+  /// Time-varying parameters (integrated): an attractor's stiffness eased
+  /// from 80 to 5, a drag stepped, a wave's force in keyframes, a force
+  /// enabled later.
+  case animatedStiffness, steppedDrag, keyframedWave, enabledLater
 
   var description: String { rawValue }
 
@@ -78,7 +82,73 @@ enum BehaviorCase: String, CaseIterable, CustomStringConvertible {
     case .layerAndCell: [.drag(DragBehavior(drag: 1))]
     case .subCells: [.drag(DragBehavior(drag: 2)), .wave(WaveBehavior(force: SIMD3(0, 300, 0), frequency: 1))]
     case .disabled: [.drag(DragBehavior(isEnabled: false, drag: 5))]
+    case .animatedStiffness:
+      [
+        .attractor(AttractorBehavior(name: "pull", stiffness: 80, position: SIMD2(150, 150))),
+        .drag(DragBehavior(drag: 1)),
+      ]
+    case .steppedDrag: [.drag(DragBehavior(name: "brake", drag: 0.5))]
+    case .keyframedWave: [.wave(WaveBehavior(name: "sway", force: SIMD3(100, 0, 0), frequency: 0.5))]
+    case .enabledLater: [.drag(DragBehavior(name: "brake", isEnabled: false, drag: 3))]
     }
+  }
+
+  /// The changes of the time-varying cases.
+  var changes: [PropertyChange] {
+    switch self {
+    case .animatedStiffness:
+      [
+        PropertyChange(
+          time: 0.3, keyPath: "emitterCells.c.emitterBehaviors.pull.stiffness", value: 5, duration: 1.2,
+          timingFunction: .easeOut)
+      ]
+    case .steppedDrag:
+      [
+        PropertyChange(time: 1, keyPath: "emitterCells.c.emitterBehaviors.brake.drag", value: 4),
+        PropertyChange(time: 2, keyPath: "emitterCells.c.emitterBehaviors.brake.drag", value: 0.25),
+      ]
+    case .keyframedWave:
+      [
+        PropertyChange(
+          time: 0.5, keyPath: "emitterCells.c.emitterBehaviors.sway.force", duration: 2, keyTimes: [0, 0.5, 1],
+          values: [.vector([100, 0, 0]), .vector([-50, 200, 0]), .vector([0, 0, 30])])
+      ]
+    case .enabledLater:
+      [PropertyChange(time: 1.5, keyPath: "emitterCells.c.emitterBehaviors.brake.enabled", value: .bool(true))]
+    default: []
+    }
+  }
+
+  /// `behaviors` as they are at emitter time `t` in `effect` (the animated
+  /// values from `Effect.value(forKeyPath:at:)`, the format's reference).
+  func behaviors(in effect: Effect, at t: Double) -> [EmitterBehavior] {
+    var list = behaviors
+    for i in list.indices {
+      guard let name = list[i].name else { continue }
+      func value(_ key: String) -> PropertyValue {
+        try! effect.value(forKeyPath: "emitterCells.c.emitterBehaviors.\(name).\(key)", at: t)
+      }
+      func number(_ key: String) -> Float {
+        guard case .number(let x) = value(key) else { fatalError("\(key) is a number") }
+        return Float(x)
+      }
+      switch list[i] {
+      case .attractor(var b):
+        b.stiffness = number("stiffness")
+        list[i] = .attractor(b)
+      case .drag(var b):
+        b.drag = number("drag")
+        guard case .bool(let on) = value("enabled") else { fatalError("enabled is a flag") }
+        b.isEnabled = on
+        list[i] = .drag(b)
+      case .wave(var b):
+        guard case .vector(let f) = value("force") else { fatalError("force is a vector") }
+        b.force = SIMD3(Float(f[0]), Float(f[1]), Float(f[2]))
+        list[i] = .wave(b)
+      default: break
+      }
+    }
+    return list
   }
 
   var effect: Effect {
@@ -114,13 +184,13 @@ enum BehaviorCase: String, CaseIterable, CustomStringConvertible {
     default:
       cell.emitterBehaviors = behaviors
     }
-    return testEffect([cell]) {
-      $0.emitterPosition = SIMD2(100, 120)
-      $0.emitterShape = .circle
-      $0.emitterSize = SIMD2(40, 40)
-      $0.seed = 11
-      $0.emitterBehaviors = layerBehaviors
-    }
+    var emitter = Emitter(emitterCells: [cell])
+    emitter.emitterPosition = SIMD2(100, 120)
+    emitter.emitterShape = .circle
+    emitter.emitterSize = SIMD2(40, 40)
+    emitter.seed = 11
+    emitter.emitterBehaviors = layerBehaviors
+    return try! Effect(emitter: emitter, changes: changes)
   }
 }
 
@@ -221,19 +291,32 @@ enum BehaviorReference {
 
   /// Position and velocity of `r` at `age` under `behaviors` (forces only).
   static func motion(
-    _ r: BirthRecord, behaviors: [EmitterBehavior], mass: Double, age: Double, step h: Double = 1e-3
+    _ r: BirthRecord, behaviors: (Double) -> [EmitterBehavior], changeTimes: [Double] = [], mass: Double,
+    age: Double, step h: Double = 1e-3
   ) -> (SIMD3<Double>, SIMD3<Double>) {
     let g = SIMD3<Double>(r.halfAcceleration) * 2
+    // Forces within a step take their values inside the step, even where
+    // birth + age rounds onto the change at its end.
+    var window = (low: -Double.infinity, high: Double.infinity)
     func a(_ p: SIMD3<Double>, _ v: SIMD3<Double>, _ s: Double) -> SIMD3<Double> {
       var total = SIMD3<Double>()
-      for b in behaviors { total += force(b, p: p, v: v, T: r.birthTime + s) }
+      let T = min(max(r.birthTime + s, window.low), window.high)
+      for b in behaviors(T) { total += force(b, p: p, v: v, T: T) }
       return g + total / mass
     }
     var p = SIMD3<Double>(r.position)
     var v = SIMD3<Double>(r.velocity)
+    // Steps end at every change time, where a stepped force jumps.
+    let breaks = changeTimes.map { $0 - r.birthTime }.filter { $0 > 0 }
     var s = 0.0
     while s < age {
-      let dt = min(h, age - s)
+      let next = breaks.first { $0 > s + 1e-12 }
+      let dt = min(h, age - s, next.map { $0 - s } ?? .infinity)
+      let previous = breaks.last { $0 <= s + 1e-12 }
+      window = (
+        previous.map { r.birthTime + $0 } ?? -.infinity,
+        next.map { (r.birthTime + $0).nextDown } ?? .infinity
+      )
       let k1 = (v, a(p, v, s))
       let k2 = (v + k1.1 * (dt / 2), a(p + k1.0 * (dt / 2), v + k1.1 * (dt / 2), s + dt / 2))
       let k3 = (v + k2.1 * (dt / 2), a(p + k2.0 * (dt / 2), v + k2.1 * (dt / 2), s + dt / 2))
@@ -251,7 +334,7 @@ enum BehaviorReference {
 extension BehaviorSimulationTests {
   static let forceCases: [BehaviorCase] = [
     .drag, .wave, .dragAndWave, .spring, .dampedSpring, .falloffAttractor, .axialAttractor, .planarAttractor,
-    .massRange, .layerAndCell, .disabled,
+    .massRange, .layerAndCell, .disabled, .animatedStiffness, .steppedDrag, .keyframedWave, .enabledLater,
   ]
 
   /// Every simulated position and velocity (closed form or integrated)
@@ -266,12 +349,16 @@ extension BehaviorSimulationTests {
     system.seek(to: t)
     let snapshots = Dictionary(uniqueKeysWithValues: system.particles().map { ($0.id, $0) })
     let tree = CellTree(effect: effect)
-    let behaviors = effect.emitter.emitterBehaviors + effect.emitter.emitterCells[0].emitterBehaviors
+    let layer = effect.emitter.emitterBehaviors
+    let constant = layer + effect.emitter.emitterCells[0].emitterBehaviors
+    let behaviors = { (T: Double) in c.changes.isEmpty ? constant : layer + c.behaviors(in: effect, at: T) }
     var checked = 0
-    for r in system.liveRecords().prefix(40) where r.cell == 0 {
+    for r in system.liveRecords().prefix(16) where r.cell == 0 {
       // A behavior disabled for good compiles to no program: mass 1.
       let mass = tree.nodes[0].behaviors.map { $0.mass(of: r, segment: 0) } ?? 1
-      let (p, v) = BehaviorReference.motion(r, behaviors: behaviors, mass: mass, age: t - r.birthTime)
+      let (p, v) = BehaviorReference.motion(
+        r, behaviors: behaviors, changeTimes: c.changes.flatMap { [$0.time, $0.time + $0.duration] }, mass: mass,
+        age: t - r.birthTime)
       let s = try #require(snapshots[r.id])
       let dp = maxAbs(SIMD3<Double>(s.position) - p)
       let dv = maxAbs(SIMD3<Double>(s.velocity) - v)

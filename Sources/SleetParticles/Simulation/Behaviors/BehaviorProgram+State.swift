@@ -117,22 +117,53 @@ extension BehaviorProgram {
       let lifetime = Double(r.lifetime)
       let fixed = forces.map { $0.isConstant ? $0.resolved(at: 0) : nil }
       let masses = massCurves
-      let result = FixedStepIntegrator.state(
-        position: SIMD3<Double>(r.position), velocity: SIMD3<Double>(r.velocity), age: a
-      ) { p, v, age in
-        let T = birth + age
-        var total = SIMD3<Double>()
-        for (i, term) in forces.enumerated() {
-          total += (fixed[i] ?? term.resolved(at: T)).force(position: p, velocity: v, time: T)
+      // The grid starts at birth and starts again at each breakpoint in the
+      // particle's life, where a force may jump or bend: no RK4 step spans
+      // one (its error would be first order in the step there).
+      // A segment's forces take the values of its own side of each
+      // breakpoint: its times are clamped into [its start, its end) (birth
+      // plus an age may round across a breakpoint).
+      var start = 0.0
+      var lowest = -Double.infinity
+      var p = SIMD3<Double>(r.position)
+      var v = SIMD3<Double>(r.velocity)
+      for (end, endTime) in breakpointAges(birth: birth, age: a) + [(a, Double.infinity)] {
+        let from = start
+        let (low, high) = (lowest, endTime.nextDown)
+        (p, v) = FixedStepIntegrator.state(position: p, velocity: v, age: end - from) { p, v, since in
+          let age = from + since
+          let T = min(max(birth + age, low), high)
+          var total = SIMD3<Double>()
+          for (i, term) in forces.enumerated() {
+            total += (fixed[i] ?? term.resolved(at: T)).force(position: p, velocity: v, time: T)
+          }
+          var m = mass
+          if !masses.isEmpty {
+            let u = min(max(age / lifetime, 0), 1)
+            for (curve, additive) in masses { m = additive ? m + curve.value(at: u) : curve.value(at: u) }
+          }
+          return g + total / m
         }
-        var m = mass
-        if !masses.isEmpty {
-          let u = min(max(age / lifetime, 0), 1)
-          for (curve, additive) in masses { m = additive ? m + curve.value(at: u) : curve.value(at: u) }
-        }
-        return g + total / m
+        start = end
+        lowest = endTime
       }
-      return (result.position, result.velocity)
+      return (p, v)
     }
+  }
+}
+
+extension BehaviorProgram {
+  /// The breakpoints in a particle's life from birth `birth` to age `a`:
+  /// each with its age in (0, a) and its emitter time, ascending.
+  /// - Complexity: O(breakpoints).
+  func breakpointAges(birth: Double, age a: Double) -> [(age: Double, time: Double)] {
+    guard !breakpoints.isEmpty else { return [] }
+    var ages: [(age: Double, time: Double)] = []
+    for T in breakpoints where T > birth {
+      let age = T - birth
+      if age >= a { break }
+      ages.append((age, T))
+    }
+    return ages
   }
 }

@@ -32,6 +32,11 @@ struct BehaviorProgram: Sendable {
   }
 
   var forces: [ForceTerm]
+  /// The emitter times where a force parameter changes, starts or ends an
+  /// animation, or passes a key time, ascending: the integrated motion's
+  /// grid starts again at each (``ForceTerm``'s tracks are smooth between
+  /// them).
+  var breakpoints: [Double] = []
   var curves: [CurveStep]
   var motion: Motion
   /// The mass curves (`valueOverLife` of `mass`), in order.
@@ -114,6 +119,7 @@ extension BehaviorProgram {
     self.randomSeed = randomSeed
     self.motion = .unchanged
     self.motion = Self.motion(forces: forces, keysMass: !massCurves.isEmpty)
+    if case .integrated = motion { breakpoints = Self.breakpoints(of: forces) }
   }
 
   private static func motion(forces: [ForceTerm], keysMass: Bool) -> Motion {
@@ -139,6 +145,23 @@ extension BehaviorProgram {
       return .integrated
     }
     return .closedForm(drag: drag, spring: spring, springForce: springForce, waves: waves)
+  }
+
+  /// Every time a track of `forces` is not smooth at: each change's time,
+  /// each animation's end and key times, sorted and distinct.
+  private static func breakpoints(of forces: [ForceTerm]) -> [Double] {
+    var times: Set<Double> = []
+    for term in forces {
+      for track in [term.enabled, term.vector, term.scalar, term.shape, term.orientation] {
+        for c in track.changes {
+          times.insert(c.time)
+          guard c.duration > 0 else { continue }
+          times.insert(c.time + c.duration)
+          for k in c.keyTimes { times.insert(c.time + k * c.duration) }
+        }
+      }
+    }
+    return times.sorted()
   }
 
   private static func forceTerm(
