@@ -46,6 +46,9 @@ struct DefaultTimesTests {
       "fireworks": (.steady, 4, 4, 3),
       "likeBurst": (.burst, 0.5, 0, 1.5),
       "sparkle": (.steady, 1.6, 1.6, 3),
+      "celebration": (.burst, 3, 0, 9),
+      "invisibleInk": (.steady, 2, 2, 3),
+      "leaves": (.steady, 15, 15, 3),
     ]
     #expect(Set(expected.keys) == Set(Effect.presetNames))
     for (name, (kind, still, start, duration)) in expected {

@@ -10,7 +10,7 @@ struct PresetsCommandTests {
     let r = runSleet(["presets", "list"])
     #expect(r.status == 0)
     let lines = r.out.split(separator: "\n")
-    #expect(lines.count == 6)
+    #expect(lines.count == Effect.presetNames.count && lines.count == 9)
     #expect(lines.contains { $0.hasPrefix("snow ") && $0.contains("[width=390]") })
     #expect(lines.contains { $0.hasPrefix("fireworks ") && $0.contains("[height=844 width=390]") })
   }

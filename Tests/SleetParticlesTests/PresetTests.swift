@@ -6,12 +6,16 @@ import Testing
 @Suite("Built-in presets")
 struct PresetTests {
   @Test func presetsAreListedByName() {
-    #expect(Effect.presetNames == ["confetti", "fireworks", "likeBurst", "rain", "snow", "sparkle"])
+    #expect(
+      Effect.presetNames == [
+        "celebration", "confetti", "fireworks", "invisibleInk", "leaves", "likeBurst", "rain", "snow", "sparkle",
+      ])
     #expect(
       throws: EffectFormatError(
         path: "",
         reason:
-          "no preset named 'snw' (presets: confetti, fireworks, likeBurst, rain, snow, sparkle); did you mean 'snow'?")
+          "no preset named 'snw' (presets: celebration, confetti, fireworks, invisibleInk, leaves, likeBurst, rain, snow,"
+          + " sparkle); did you mean 'snow'?")
     ) { try Effect.preset(named: "snw") }
   }
 

@@ -98,9 +98,12 @@ struct ParticlesDumpCommand: SleetCommand {
     id is the particle's stable 64-bit id, cell its cell's key path (e.g.
     rocket.spark; quoted as RFC 4180 requires), birth its birth time in local
     time. x, y, scale, rotation and the colour (clamped to [0, 1]) are the
-    rendered instance's; z (tracked, also when the layer flattens depth for
-    drawing), birth and velocity come from the particle's record. Times past
-    what the effect can simulate exactly are refused (exit 2).
+    rendered instance's, after every emitter behavior; z (tracked, also when
+    the layer flattens depth for drawing) is the particle's z at T, birth its
+    record's, and vx, vy, vz its velocity at T: the derivative of its
+    position, after drag, waves, attractors and keyed velocities (not its
+    birth velocity). Times past what the effect can simulate exactly are
+    refused (exit 2).
 
     """
 
@@ -130,7 +133,8 @@ struct ParticlesDumpCommand: SleetCommand {
 
   /// The particles `system` draws at its current time, sorted by id: the
   /// render kernel's output (position, scale, rotation, colour) joined by id
-  /// with each particle's record (birth, velocity, tracked z).
+  /// with each particle's snapshot (birth; velocity and tracked z at the
+  /// time, after its behaviors).
   static func drawnParticles(_ system: ParticleSystem) -> [ParticleSnapshot] {
     var frame = ParticleFrame()
     system.render(into: &frame)

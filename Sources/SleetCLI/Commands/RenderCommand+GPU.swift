@@ -16,7 +16,7 @@ final class ParticleFrameSource {
   static let gpuFramesRendered = Atomic<Int>(0)
 
   /// - Throws: `.usage` when the effect is over budget or has too many
-  ///   cells (bad input); `.failure` when `--gpu` finds no OpenGL ES 3.1
+  ///   cells, or has emitter behaviors with `--gpu` (bad input); `.failure` when `--gpu` finds no OpenGL ES 3.1
   ///   (exit 1: the machine, not the input).
   init(effect: Effect, usesGPU: Bool) throws(CommandError) {
     let system: ParticleSystem
@@ -29,6 +29,11 @@ final class ParticleFrameSource {
       self.system = system
       gpu = nil
       return
+    }
+    // Behaviors are the input's, not the machine's: a usage error.
+    let behaviorCells = system.behaviorCellPaths
+    guard behaviorCells.isEmpty else {
+      throw .usage("--gpu: \(GPUError.behaviorsNotSupported(cells: behaviorCells).description)")
     }
     do {
       let stream = try BirthDeltaStream(system: system)

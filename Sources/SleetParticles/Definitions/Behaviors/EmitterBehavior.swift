@@ -122,3 +122,16 @@ public enum EmitterBehavior: Hashable, Sendable {
     }
   }
 }
+
+extension Emitter {
+  /// Whether any emitter behavior is present: on the emitter or on any cell
+  /// or sub-cell, enabled or not. Such an effect draws on the CPU only
+  /// (the GPU path refuses it).
+  /// - Complexity: O(cells).
+  public var hasBehaviors: Bool {
+    func any(_ cells: [EmitterCell]) -> Bool {
+      cells.contains { !$0.emitterBehaviors.isEmpty || any($0.emitterCells) }
+    }
+    return !emitterBehaviors.isEmpty || any(emitterCells)
+  }
+}
