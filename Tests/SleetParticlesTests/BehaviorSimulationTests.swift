@@ -254,17 +254,11 @@ struct BehaviorSimulationTests {
 /// RK4 integration in `Double` at a small step: the independent reference
 /// the simulated positions are held to.
 enum BehaviorReference {
-  static func w(_ f: Double, _ T: Double) -> Double {
-    let x = f * T
-    let tri = 1 - abs(2 * (x - x.rounded(.down)) - 1)
-    let q = tri < 0.5 ? 2 * tri * tri : 1 - 2 * (1 - tri) * (1 - tri)
-    return 2 * q - 1
-  }
-
   static func force(_ b: EmitterBehavior, p: SIMD3<Double>, v: SIMD3<Double>, T: Double) -> SIMD3<Double> {
     guard b.isEnabled else { return .zero }
     switch b {
-    case .wave(let x): return SIMD3<Double>(x.force) * w(Double(x.frequency), T)
+    case .wave(let x):
+      return SIMD3<Double>(x.force) * BehaviorMathTests.waveDefinition(frequency: Double(x.frequency), time: T)
     case .drag(let x): return -Double(x.drag) * v
     case .simpleAttractor(let x): return force(.attractor(x.attractor), p: p, v: v, T: T)
     case .attractor(let x):

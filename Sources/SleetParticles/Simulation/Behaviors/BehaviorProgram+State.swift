@@ -36,15 +36,17 @@ extension BehaviorProgram {
   ///
   /// A pure function of its arguments: every path (frames, snapshots,
   /// sub-particle births, any thread, seek or step) calls it with the same
-  /// record and time and gets the same bits.
+  /// record and time and gets the same bits. `cache` changes the cost of
+  /// integrated motion, not its bits (``IntegratorCache``).
   /// - Complexity: O(behaviors) in closed form; O(behaviors × age / h)
-  ///   integrated (h = ``FixedStepIntegrator/step``).
-  func state(of r: BirthRecord, at t: Double, mass: Double) -> BehaviorState {
+  ///   integrated (h = ``FixedStepIntegrator/step``), or the steps since the
+  ///   particle's cached grid point.
+  func state(of r: BirthRecord, at t: Double, mass: Double, cache: IntegratorCache? = nil) -> BehaviorState {
     let a = t - r.birthTime
     let af = Float(a)
     let lifetime = Double(r.lifetime)
     let u = min(max(a / lifetime, 0), 1)
-    var (p, v) = motion(of: r, age: a, mass: mass)
+    var (p, v) = motion(of: r, age: a, mass: mass, cache: cache)
     // The particle's own values, as the closed form computes them.
     var scale = r.scale + r.scaleSpeed * af
     var rotation = ClosedForm.rotation(r.spin, age: af)
@@ -100,7 +102,9 @@ extension BehaviorProgram {
   }
 
   /// Position and velocity at age `a` under the forces (``Motion``).
-  private func motion(of r: BirthRecord, age a: Double, mass: Double) -> (SIMD3<Double>, SIMD3<Double>) {
+  private func motion(
+    of r: BirthRecord, age a: Double, mass: Double, cache: IntegratorCache?
+  ) -> (SIMD3<Double>, SIMD3<Double>) {
     let g = SIMD3<Double>(r.halfAcceleration) * 2
     switch motion {
     case .unchanged:
@@ -113,57 +117,7 @@ extension BehaviorProgram {
         position: SIMD3<Double>(r.position), velocity: SIMD3<Double>(r.velocity), acceleration: g + springForce / mass,
         drag: drag / mass, spring: spring / mass, center: .zero, waves: perMass, birthTime: r.birthTime, age: a)
     case .integrated:
-      let birth = r.birthTime
-      let lifetime = Double(r.lifetime)
-      let fixed = forces.map { $0.isConstant ? $0.resolved(at: 0) : nil }
-      let masses = massCurves
-      // The grid starts at birth and starts again at each breakpoint in the
-      // particle's life, where a force may jump or bend: no RK4 step spans
-      // one (its error would be first order in the step there).
-      // A segment's forces take the values of its own side of each
-      // breakpoint: its times are clamped into [its start, its end) (birth
-      // plus an age may round across a breakpoint).
-      var start = 0.0
-      var lowest = -Double.infinity
-      var p = SIMD3<Double>(r.position)
-      var v = SIMD3<Double>(r.velocity)
-      for (end, endTime) in breakpointAges(birth: birth, age: a) + [(a, Double.infinity)] {
-        let from = start
-        let (low, high) = (lowest, endTime.nextDown)
-        (p, v) = FixedStepIntegrator.state(position: p, velocity: v, age: end - from) { p, v, since in
-          let age = from + since
-          let T = min(max(birth + age, low), high)
-          var total = SIMD3<Double>()
-          for (i, term) in forces.enumerated() {
-            total += (fixed[i] ?? term.resolved(at: T)).force(position: p, velocity: v, time: T)
-          }
-          var m = mass
-          if !masses.isEmpty {
-            let u = min(max(age / lifetime, 0), 1)
-            for (curve, additive) in masses { m = additive ? m + curve.value(at: u) : curve.value(at: u) }
-          }
-          return g + total / m
-        }
-        start = end
-        lowest = endTime
-      }
-      return (p, v)
+      return integratedMotion(of: r, age: a, mass: mass, cache: cache)
     }
-  }
-}
-
-extension BehaviorProgram {
-  /// The breakpoints in a particle's life from birth `birth` to age `a`:
-  /// each with its age in (0, a) and its emitter time, ascending.
-  /// - Complexity: O(breakpoints).
-  func breakpointAges(birth: Double, age a: Double) -> [(age: Double, time: Double)] {
-    guard !breakpoints.isEmpty else { return [] }
-    var ages: [(age: Double, time: Double)] = []
-    for T in breakpoints where T > birth {
-      let age = T - birth
-      if age >= a { break }
-      ages.append((age, T))
-    }
-    return ages
   }
 }

@@ -14,7 +14,8 @@ extension CellTree {
   /// - Complexity: as ``BehaviorProgram/state(of:at:mass:)``.
   func behaviorState(of r: BirthRecord, at t: Double) -> BehaviorState? {
     guard let program = nodes[Int(r.cell)].behaviors else { return nil }
-    return program.state(of: r, at: t, mass: program.mass(of: r, segment: segment(at: r.birthTime)))
+    return program.state(
+      of: r, at: t, mass: program.mass(of: r, segment: segment(at: r.birthTime)), cache: integrators)
   }
 
   /// The drawn state of particle `r` at emitter time `t`: after its cell's

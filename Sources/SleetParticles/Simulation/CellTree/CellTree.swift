@@ -24,6 +24,9 @@ struct CellTree: Sendable {
   var spriteSampling: [SpriteSampling]
   /// Layer-level settings per segment.
   var layers: [LayerParameters]
+  /// The integrated particles' last grid points (``IntegratorCache``),
+  /// shared by every copy of the tree: costs, never bits.
+  let integrators = IntegratorCache()
   /// Per cell, ``maximumLifetime(_:)`` and ``maximumEmissionAge(_:)``,
   /// made once here (steps and seeks ask them per cell and per parent).
   private var maximumLifetimes: [Double] = []
