@@ -204,3 +204,72 @@ struct AnimatedRateTests {
     #expect(!CellTree(effect: stepped).nodes[0].schedule.isSloped)
   }
 }
+
+@Suite("Animated birth rates: the reference and the consumers")
+struct AnimatedRateReferenceTests {
+  @Test(arguments: [TimingFunction.linear, .easeOut, TimingFunction(controlPoints: 0.3, -0.4, 0.7, 1.4)])
+  func segmentEndsCarryTheReferenceValue(_ pace: TimingFunction) throws {
+    // A sub-cell's rate under keyframes and the layer's under `pace`, at
+    // once: every segment start carries cell × layer × speed from
+    // `Effect.value(forKeyPath:at:)`.
+    var parent = testCell("p", birthRate: 2, lifetime: 4)
+    parent.emitterCells = [testCell("k", birthRate: 30, lifetime: 1) { $0.speed = 1.5 }]
+    let changes = [
+      PropertyChange(time: 0.5, keyPath: "birthRate", value: 2, duration: 2, timingFunction: pace),
+      PropertyChange(
+        time: 1, keyPath: "emitterCells.p.emitterCells.k.birthRate", duration: 1, keyTimes: [0, 0.4, 1],
+        values: [5, 60, 0]),
+    ]
+    let effect = try Effect(emitter: testEffect([parent]).emitter, changes: changes)
+    let tree = CellTree(effect: effect)
+    let schedule = tree.nodes[1].schedule
+    #expect(schedule.isSloped)
+    for t in tree.segmentStarts.dropFirst() {
+      guard case .number(let layer) = try effect.value(forKeyPath: "birthRate", at: t),
+        case .number(let cell) = try effect.value(forKeyPath: "emitterCells.p.emitterCells.k.birthRate", at: t)
+      else { Issue.record("not numbers"); continue }
+      let reference = max(0, cell * layer * 1.5)
+      #expect(abs(schedule.rate(at: t) - reference) <= 1e-9 * max(1, reference), "t = \(t)")
+    }
+    #expect(schedule.rate(at: 10) == 0)
+    #expect(tree.nodes[0].schedule.rate(at: 10) == 4)
+  }
+
+  @Test func aRampFromZeroEmitsForThePreviewAndTheLimits() throws {
+    // The layer's rate is 0 at time 0 and rises to 1 over [1, 2]: the
+    // effect emits from 1 s on, and its peak and time limit see 50/s.
+    var emitter = testEffect([testCell("c", birthRate: 50, lifetime: 2)]).emitter
+    emitter.birthRate = 0
+    let effect = try Effect(
+      emitter: emitter, changes: [PropertyChange(time: 1, keyPath: "birthRate", value: 1, duration: 1)])
+    let tree = CellTree(effect: effect)
+    #expect(tree.nodes[0].schedule.maximumRate == 50)
+    #expect(tree.nodes[0].exactMaximumLifetime == 2)
+    #expect(ParticleSystem.peak(tree) == 101)
+    #expect(effect.previewTimes.kind != .empty)
+    let system = try ParticleSystem(effect: effect)
+    system.seek(to: 1)
+    #expect(system.liveCount == 0)
+    system.seek(to: 2)
+    // ∫[1, 2] 50·(t − 1) dt = 25.
+    #expect(system.liveCount == 25)
+  }
+
+  @Test func confettiFileReadsAndRoundTrips() throws {
+    let text = """
+      {"format": 1, "emitterCells": [{"name": "confetti", "birthRate": 120, "lifetime": 3}],
+       "changes": [{"time": 0, "keyPath": "birthRate", "value": 0, "duration": 1},
+                   {"time": 0, "keyPath": "emitterCells.confetti.birthRate", "value": 40, "duration": 0.5,
+                    "timingFunction": "easeOut"}]}
+      """
+    let effect = try Effect(json: text)
+    #expect(effect.changes[0].isAnimation && effect.changes[1].timingFunction == .easeOut)
+    #expect(try Effect(json: effect.jsonString()) == effect)
+    let system = try ParticleSystem(effect: effect)
+    system.seek(to: 1)
+    let born = system.liveCount
+    system.seek(to: 2.5)
+    #expect(system.liveCount == born)
+    #expect(born > 0 && born < 60)
+  }
+}

@@ -5,8 +5,9 @@ import SleetMath
 // the tree, and the cells' schedules run piecewise linear between them.
 
 extension CellTree {
-  /// Linear pieces per animation, per keyframe span, under a timing function
-  /// other than `linear`: N = 32, equal in time, each exact at its ends.
+  /// Linear pieces per keyframe span under a timing function other than
+  /// `linear`: N = 32, so N × spans pieces equal in time over the animation
+  /// (at most ``maximumPacedPieces``), each exact at its ends.
   ///
   /// **Tolerance.** On a piece of width h = duration/N the line through the
   /// ends of a twice-differentiable rate r deviates from it by at most
@@ -22,6 +23,12 @@ extension CellTree {
   /// corner falls inside a piece and is rounded off there; a product of two
   /// animated factors is linear between piece ends.
   static let pacedPieces = 32
+
+  /// The most pieces of one paced animation (128 keyframe spans' worth):
+  /// each piece is a segment of every cell, so the keyframes of a file must
+  /// not multiply them without bound. Past it the pieces stay equal in time,
+  /// duration/4096 each, finer than the tolerance above needs.
+  static let maximumPacedPieces = 4096
 
   /// An animated change of the layer's `birthRate` (``indexPath`` nil) or of
   /// one cell's, with its values resolved once.
@@ -41,7 +48,7 @@ extension CellTree {
     /// The stored value of each of `values`.
     var keyValues: [Double]
     /// The animation's own segment boundaries and the progress u at each:
-    /// the key times, or N pieces per keyframe span, with the start and end.
+    /// the key times, or the paced pieces' ends, with the start and end.
     var boundaries: [(time: Double, progress: Double)]
 
     /// The value where a segment starting at `t` begins (the reference's
@@ -56,8 +63,16 @@ extension CellTree {
 
     /// The progress at `t`: exact at the animation's own boundaries (a key
     /// time, the pace of i/n), the timing function's value elsewhere.
+    /// - Complexity: O(log boundaries).
     private func progress(at t: Double) -> Double {
-      if let b = boundaries.first(where: { $0.time == t }) { return b.progress }
+      // The first boundary at or after t (the boundaries' times ascend).
+      var lo = 0
+      var hi = boundaries.count
+      while lo < hi {
+        let mid = (lo + hi) / 2
+        if boundaries[mid].time < t { lo = mid + 1 } else { hi = mid }
+      }
+      if lo < boundaries.count && boundaries[lo].time == t { return boundaries[lo].progress }
       return PropertyChange.pace(timingFunction, (t - start) / duration)
     }
 
@@ -113,7 +128,7 @@ extension CellTree {
       if change.timingFunction == .linear {
         boundaries += change.keyTimes.map { (t0 + d * $0, $0) }
       } else {
-        let n = pacedPieces * Swift.max(1, change.keyTimes.count - 1)
+        let n = Swift.min(pacedPieces * Swift.max(1, change.keyTimes.count - 1), maximumPacedPieces)
         boundaries += (1..<n).map { i in
           let x = Double(i) / Double(n)
           return (t0 + d * x, PropertyChange.pace(change.timingFunction, x))
