@@ -68,6 +68,22 @@ struct AnimatedRateTests {
     }
   }
 
+  @Test func aWindowOpeningInsideARampStartsFromTheRateThere() {
+    // The ramp 0 → 8/s over [1, 3]; a sub-cell's window opens at 1.5 (rate
+    // 2/s) with phase 0.25: I(τ) = 2τ + 2τ², birth k where it reaches k + 0.75.
+    let s = BirthSchedule(segmentStarts: [-.infinity, 1, 3], rates: [0, 0, 8], slopes: [0, 4, 0])
+    let window = ActivityWindow(start: 1.5, length: 1.2, phase: 0.25)
+    var k = 0
+    while let t = s.birthTime(k, in: window) {
+      let exact = 1.5 + (-2 + (4 + 8 * (Double(k) + 0.75)).squareRoot()) / 4
+      #expect(abs(t - exact) <= 1e-12, "birth \(k)")
+      k += 1
+    }
+    // I(1.2) = 2.4 + 2.88 = 5.28: births k + 0.75 ≤ 5.28, k = 0 … 4.
+    #expect(k == 5)
+    #expect(s.count(in: window, upTo: 10) == 5)
+  }
+
   /// ∫[0, t] of the rate 0 → 8 over [1, 3], then 8.
   static func rampIntegral(_ t: Double) -> Double {
     t <= 1 ? 0 : t <= 3 ? 2 * (t - 1) * (t - 1) : 8 + 8 * (t - 3)
@@ -253,6 +269,14 @@ struct AnimatedRateReferenceTests {
     system.seek(to: 2)
     // ∫[1, 2] 50·(t − 1) dt = 25.
     #expect(system.liveCount == 25)
+  }
+
+  @Test func theBirthDeltaStreamReproducesRenderWithAnimatedRates() throws {
+    for (name, changes) in AnimatedRateTests.animatedFireworks {
+      let effect = try Effect(emitter: fireworksLikeEffect(seed: 5).emitter, changes: changes)
+      let stats = try BirthDeltaStreamTests.compareRingWithRender(effect, label: name)
+      #expect(stats.appends > 0 && stats.comparedParticles > 0, "\(name): nothing compared")
+    }
   }
 
   @Test func confettiFileReadsAndRoundTrips() throws {
