@@ -518,19 +518,24 @@ struct AnimatedChangeTests {
     #expect(e.jsonString().contains(#""timingFunction": "default""#))
   }
 
-  @Test func onlyForceParametersCanBeAnimated() {
+  @Test func onlyBirthRatesAndForceParametersCanBeAnimated() {
     let animate = { (path: String, value: PropertyValue) in
       PropertyChange(time: 1, keyPath: path, value: value, duration: 1)
     }
     let onlyBehaviors =
-      "only behavior parameters (emitterBehaviors.NAME.KEY) can be animated in this version; "
+      "only birth rates (birthRate, emitterCells.NAME.birthRate) and behavior parameters "
+      + "(emitterBehaviors.NAME.KEY) can be animated in this version; "
       + "without a duration the property changes at its time"
-    #expect(
-      changeError([animate("emitterCells.confetti.birthRate", 0)])
-        == "changes[0].duration: 'emitterCells.confetti.birthRate': \(onlyBehaviors)")
+    #expect(changeError([animate("emitterCells.confetti.birthRate", 0)]) == nil)
     #expect(
       changeError([PropertyChange(time: 0, keyPath: "birthRate", duration: 1, keyTimes: [0, 1], values: [1, 0])])
-        == "changes[0].duration: 'birthRate': \(onlyBehaviors)")
+        == nil)
+    #expect(
+      changeError([animate("emitterCells.confetti.velocity", 0)])
+        == "changes[0].duration: 'emitterCells.confetti.velocity': \(onlyBehaviors)")
+    #expect(
+      changeError([PropertyChange(time: 0, keyPath: "lifetime", duration: 1, keyTimes: [0, 1], values: [1, 0])])
+        == "changes[0].duration: 'lifetime': \(onlyBehaviors)")
     #expect(
       changeError([animate("emitterBehaviors.sway.enabled", false)])
         == "changes[0].duration: 'emitterBehaviors.sway.enabled': only numbers and vectors can be animated, and "
@@ -540,8 +545,8 @@ struct AnimatedChangeTests {
         == "changes[0].duration: 'emitterBehaviors.pull.attractorType': only numbers and vectors can be animated, "
         + "and attractorType is a string; without a duration it changes at its time")
     #expect(
-      changeFileError(#"{"time": 1, "keyPath": "emitterCells.confetti.birthRate", "value": 0, "duration": 1}"#)
-        == "changes[0].duration: 'emitterCells.confetti.birthRate': \(onlyBehaviors)")
+      changeFileError(#"{"time": 1, "keyPath": "emitterCells.confetti.velocity", "value": 0, "duration": 1}"#)
+        == "changes[0].duration: 'emitterCells.confetti.velocity': \(onlyBehaviors)")
   }
 
   @Test func animationsOfOnePropertyDoNotOverlap() {

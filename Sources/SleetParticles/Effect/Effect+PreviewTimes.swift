@@ -121,13 +121,15 @@ extension Effect {
 
 extension BirthSchedule {
   /// When a window with this schedule first emits and when it stops for good:
-  /// (the opening or the first later segment with a rate > 0, the end of the
-  /// last such segment or the window's end), nil when it never emits.
+  /// (the opening or the first later segment with a rate > 0 somewhere, the
+  /// end of the last such segment or the window's end), nil when it never
+  /// emits. A linear segment's rate is > 0 somewhere when it is at its start
+  /// or rises.
   /// - Complexity: O(segments).
   func emission(in window: ActivityWindow) -> (open: Double, close: Double)? {
     var open: Double?
     var close = -Double.infinity
-    for j in rates.indices where rates[j] > 0 {
+    for j in rates.indices where rates[j] > 0 || slopes[j] > 0 {
       let from = Swift.max(segmentStarts[j], window.start)
       let to = Swift.min(j + 1 < rates.count ? segmentStarts[j + 1] : .infinity, window.end)
       guard from < to else { continue }

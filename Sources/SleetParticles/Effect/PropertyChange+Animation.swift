@@ -63,10 +63,11 @@ extension Effect {
   ///   on an animated change;
   /// - `keyTimes` one per value of `values`, each in [0, 1],
   ///   non-decreasing; `value` equal to the last of `values`;
-  /// - only a number or vector key of a force behavior
-  ///   (`emitterBehaviors.NAME.KEY`) may be animated: the simulation
-  ///   evaluates behavior parameters at each time, and reads every other
-  ///   property at its change's time.
+  /// - only the layer's or a cell's `birthRate` and a number or vector key
+  ///   of a force behavior (`emitterBehaviors.NAME.KEY`) may be animated: the
+  ///   birth schedule integrates animated rates, the simulation evaluates
+  ///   behavior parameters at each time, and it reads every other property
+  ///   at its change's time.
   ///
   /// The values themselves are checked by ``checkedChanges(_:on:)``, which
   /// applies them.
@@ -118,10 +119,14 @@ extension Effect {
       return
     }
     let path = keyPath.description
+    // Birth rates: the schedule integrates them exactly (semantics.md,
+    // "Animated birth rates").
+    if keyPath.behaviorName == nil && keyPath.property == "birthRate" { return }
     guard keyPath.behaviorName != nil else {
       throw fail(
         .duration,
-        "'\(path)': only behavior parameters (emitterBehaviors.NAME.KEY) can be animated in this version; "
+        "'\(path)': only birth rates (birthRate, emitterCells.NAME.birthRate) and behavior parameters "
+          + "(emitterBehaviors.NAME.KEY) can be animated in this version; "
           + "without a duration the property changes at its time")
     }
     switch EffectDecoder.kind(of: keyPath) {
@@ -197,8 +202,8 @@ extension Effect {
   ///
   /// component by component for a vector (a change of one component moves
   /// that component only). Outside animations it is the value
-  /// ``emitter(at:)`` holds. Only force behaviors' number and vector keys
-  /// animate (``init(emitter:changes:parameters:summary:)`` refuses other
+  /// ``emitter(at:)`` holds. Only birth rates and force behaviors' number
+  /// and vector keys animate (``init(emitter:changes:parameters:summary:)`` refuses other
   /// animations), and no change of a property falls inside its animation,
   /// so at most one animation of the property is in progress.
   ///

@@ -12,6 +12,8 @@ import SleetMath
 struct CellTree: Sendable {
   /// Start of every segment; the first is −∞. Segment j uses
   /// `effect.emitter(at: segmentStarts[j])` (the initial emitter for j = 0).
+  /// The starts are the change times and, for animated birth rates, the
+  /// boundaries of their linear pieces (``rateAnimations(of:)``).
   var segmentStarts: [Double]
   var nodes: [CellNode]
   /// Numbers of the top-level cells.
@@ -33,7 +35,8 @@ struct CellTree: Sendable {
   private var maximumEmissionAges: [Double] = []
 
   init(effect: Effect) {
-    let times = effect.changeTimes
+    let rateAnimations = Self.rateAnimations(of: effect)
+    let times = Self.segmentTimes(effect.changeTimes, rateAnimations)
     segmentStarts = [-.infinity] + times
     let emitters = [effect.emitter] + times.map { effect.emitter(at: $0) }
     nodes = []
@@ -88,8 +91,10 @@ struct CellTree: Sendable {
         key: key, parameters: perSegment, birthSampling: birthSampling,
         beginTime: cell.beginTime, duration: Self.activeDuration(cell), speed: Double(cell.speed),
         timeOffset: cell.timeOffset,
-        schedule: BirthSchedule(
-          segmentStarts: segmentStarts, rates: perSegment.map { Double($0.birthRate) * Double(cell.speed) }))
+        schedule: Self.birthSchedule(
+          segmentStarts: segmentStarts, parameters: perSegment,
+          cellRates: emitters.map { Self.cell(at: indexPath, in: $0)?.birthRate ?? 0 }, speed: Double(cell.speed),
+          indexPath: indexPath, animations: rateAnimations))
       nodes.append(node)
       nodes[number].behaviors = BehaviorProgram(
         behaviors: effect.emitter.emitterBehaviors.map { ($0, "emitterBehaviors.") }
@@ -203,7 +208,9 @@ struct CellNode: Sendable {
   /// The largest lifetime in exact arithmetic (no margin), for peak bounds.
   var exactMaximumLifetime: Double {
     var m = 0.0
-    for p in parameters where p.birthRate > 0 {
+    // A segment inside a rate animation may give birth whatever the rate
+    // its definition holds (the animation's end value).
+    for (j, p) in parameters.enumerated() where p.birthRate > 0 || schedule.rates[j] > 0 || schedule.slopes[j] > 0 {
       let lo = Double(p.lifetime) - Double(abs(p.lifetimeRange)) / 2
       let hi = Double(p.lifetime) + Double(abs(p.lifetimeRange)) / 2
       m = Swift.max(m, lo * Double(p.lifetimeMultiplier), hi * Double(p.lifetimeMultiplier))
