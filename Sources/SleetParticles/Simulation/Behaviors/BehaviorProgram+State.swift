@@ -40,11 +40,22 @@ extension BehaviorProgram {
   /// - Complexity: O(behaviors) in closed form; O(behaviors × age / h)
   ///   integrated (h = ``FixedStepIntegrator/step``).
   func state(of r: BirthRecord, at t: Double, mass: Double) -> BehaviorState {
+    let (p, v) = motion(of: r, age: t - r.birthTime, mass: mass)
+    return state(of: r, at: t, position: p, velocity: v)
+  }
+
+  /// ``state(of:at:mass:)`` from the motion's position `p0` and velocity
+  /// `v0` at `t` (``motion(of:age:mass:)``, or the same lane of
+  /// ``integratedMotion(_:)``): the curves, then the clamps.
+  func state(of r: BirthRecord, at t: Double, position p0: SIMD3<Double>, velocity v0: SIMD3<Double>)
+    -> BehaviorState
+  {
     let a = t - r.birthTime
     let af = Float(a)
     let lifetime = Double(r.lifetime)
     let u = min(max(a / lifetime, 0), 1)
-    var (p, v) = motion(of: r, age: a, mass: mass)
+    var p = p0
+    var v = v0
     // The particle's own values, as the closed form computes them.
     var scale = r.scale + r.scaleSpeed * af
     var rotation = ClosedForm.rotation(r.spin, age: af)
@@ -100,7 +111,7 @@ extension BehaviorProgram {
   }
 
   /// Position and velocity at age `a` under the forces (``Motion``).
-  private func motion(of r: BirthRecord, age a: Double, mass: Double) -> (SIMD3<Double>, SIMD3<Double>) {
+  func motion(of r: BirthRecord, age a: Double, mass: Double) -> (SIMD3<Double>, SIMD3<Double>) {
     let g = SIMD3<Double>(r.halfAcceleration) * 2
     switch motion {
     case .unchanged:
@@ -113,26 +124,42 @@ extension BehaviorProgram {
         position: SIMD3<Double>(r.position), velocity: SIMD3<Double>(r.velocity), acceleration: g + springForce / mass,
         drag: drag / mass, spring: spring / mass, center: .zero, waves: perMass, birthTime: r.birthTime, age: a)
     case .integrated:
-      let birth = r.birthTime
-      let lifetime = Double(r.lifetime)
-      let fixed = forces.map { $0.isConstant ? $0.resolved(at: 0) : nil }
-      let masses = massCurves
       let result = FixedStepIntegrator.state(
         position: SIMD3<Double>(r.position), velocity: SIMD3<Double>(r.velocity), age: a
       ) { p, v, age in
-        let T = birth + age
-        var total = SIMD3<Double>()
-        for (i, term) in forces.enumerated() {
-          total += (fixed[i] ?? term.resolved(at: T)).force(position: p, velocity: v, time: T)
-        }
-        var m = mass
-        if !masses.isEmpty {
-          let u = min(max(age / lifetime, 0), 1)
-          for (curve, additive) in masses { m = additive ? m + curve.value(at: u) : curve.value(at: u) }
-        }
-        return g + total / m
+        acceleration(
+          position: p, velocity: v, age: age, birthTime: r.birthTime, lifetime: Double(r.lifetime), mass: mass,
+          gravity: g)
       }
       return (result.position, result.velocity)
     }
+  }
+
+  /// The acceleration of the integrated motion (forces / mass + gravity `g`)
+  /// on a particle of mass `mass` at `p`, `v` and age `age`: each force
+  /// at emitter time birth + age, in order, resolved once for good from
+  /// its settle time on (``Hot``), the mass by the mass curves at age /
+  /// lifetime.
+  /// - Complexity: O(behaviors).
+  @inline(__always)
+  func acceleration(
+    position p: SIMD3<Double>, velocity v: SIMD3<Double>, age: Double, birthTime: Double, lifetime: Double,
+    mass: Double, gravity g: SIMD3<Double>
+  ) -> SIMD3<Double> {
+    let T = birthTime + age
+    var total = SIMD3<Double>()
+    for i in 0..<hot.terms.count {
+      if T >= hot.settleTimes[i] {
+        total += hot.settled[i].force(position: p, velocity: v, time: T)
+      } else {
+        total += hot.terms[i].resolved(at: T, from: hot.atZero[i]).force(position: p, velocity: v, time: T)
+      }
+    }
+    var m = mass
+    if !massCurves.isEmpty {
+      let u = min(max(age / lifetime, 0), 1)
+      for (curve, additive) in massCurves { m = additive ? m + curve.value(at: u) : curve.value(at: u) }
+    }
+    return g + total / m
   }
 }
