@@ -60,8 +60,8 @@ extension BehaviorProgram {
     var scale = r.scale + r.scaleSpeed * af
     var rotation = ClosedForm.rotation(r.spin, age: af)
     var color = r.color + r.colorSpeed * SIMD4(repeating: af)
-    for step in curves {
-      switch step {
+    for i in 0..<hot.curves.count {
+      switch hot.curves[i] {
       case .value(let property, let curve, let additive, let enabled):
         guard enabled.value(at: t).x != 0 else { continue }
         let k = curve.value(at: u)

@@ -49,8 +49,9 @@ final class BehaviorProgram: @unchecked Sendable {
   /// Per force, its parameters at time 0, from which
   /// ``ForceTerm/resolved(at:from:)`` resolves the others.
   let forcesAtZero: [ResolvedForce]
-  /// What the integrated motion's acceleration reads, per force, as
-  /// buffers (no array retained, no optional or term copied).
+  /// What the integrated motion's acceleration reads, per force, and the
+  /// curves, as buffers (no array retained, no optional, term or curve
+  /// copied).
   struct Hot {
     /// The terms (``forces``).
     var terms: UnsafeMutableBufferPointer<ForceTerm>
@@ -62,6 +63,8 @@ final class BehaviorProgram: @unchecked Sendable {
     var settled: UnsafeMutableBufferPointer<ResolvedForce>
     /// ``forcesAtZero``.
     var atZero: UnsafeMutableBufferPointer<ResolvedForce>
+    /// The curves (``curves``), which every particle's state reads in turn.
+    var curves: UnsafeMutableBufferPointer<CurveStep>
   }
   let hot: Hot
   /// Per timeline segment, the cell's `mass` and `massRange` (a particle's
@@ -90,7 +93,9 @@ final class BehaviorProgram: @unchecked Sendable {
     let settleTimes = forces.map(Self.settleTime(of:))
     hot = Hot(
       terms: .allocate(capacity: forces.count), settleTimes: .allocate(capacity: forces.count),
-      settled: .allocate(capacity: forces.count), atZero: .allocate(capacity: forces.count))
+      settled: .allocate(capacity: forces.count), atZero: .allocate(capacity: forces.count),
+      curves: .allocate(capacity: curves.count))
+    _ = hot.curves.initialize(from: curves)
     _ = hot.terms.initialize(from: forces)
     _ = hot.settleTimes.initialize(from: settleTimes)
     _ = hot.settled.initialize(
@@ -107,6 +112,7 @@ final class BehaviorProgram: @unchecked Sendable {
     hot.settleTimes.deallocate()
     hot.settled.deallocate()
     hot.atZero.deallocate()
+    hot.curves.deinitialize().deallocate()
   }
 
   /// The time from which every parameter track of `term` holds its last

@@ -18,37 +18,31 @@ extension ParticleStore {
   ) {
     withUnsafeTemporaryAllocation(of: IntegratedLane.self, capacity: 8) { lanes in
       withUnsafeTemporaryAllocation(of: (SIMD3<Double>, SIMD3<Double>).self, capacity: 8) { motions in
-        // Lane → its index among the integrated lanes, or −1.
-        var integratedIndex = SIMD8<Int32>(repeating: -1)
+        // Each lane's record is read once: a lane of closed-form motion is
+        // drawn at once, an integrated one after its lanes' integration.
+        var integratedLane = SIMD8<Int32>(repeating: -1)
         var integrated = 0
         for lane in 0..<8 where alive[lane] != 0 {
           let r = record(at: b * 8 + lane)
-          guard let program = tree.nodes[Int(r.cell)].behaviors, case .integrated = program.motion else { continue }
-          (lanes.baseAddress! + integrated).initialize(
-            to: IntegratedLane(
-              program: program, record: r, mass: program.mass(of: r, segment: tree.segment(at: r.birthTime)),
-              age: t - r.birthTime))
-          integratedIndex[lane] = Int32(integrated)
-          integrated += 1
-        }
-        defer { lanes.baseAddress!.deinitialize(count: integrated) }
-        if integrated > 0 {
-          BehaviorProgram.integratedMotion(
-            UnsafeBufferPointer(start: lanes.baseAddress!, count: integrated), into: motions.baseAddress!)
-        }
-        for lane in 0..<8 where alive[lane] != 0 {
-          let r: BirthRecord
-          let s: BehaviorState
-          let k = Int(integratedIndex[lane])
-          if k >= 0 {
-            r = lanes[k].record
-            s = lanes[k].program.state(of: r, at: t, position: motions[k].0, velocity: motions[k].1)
+          guard let program = tree.nodes[Int(r.cell)].behaviors else { continue }
+          let mass = program.mass(of: r, segment: tree.segment(at: r.birthTime))
+          if case .integrated = program.motion {
+            (lanes.baseAddress! + integrated).initialize(
+              to: IntegratedLane(program: program, record: r, mass: mass, age: t - r.birthTime))
+            integratedLane[integrated] = Int32(lane)
+            integrated += 1
           } else {
-            r = record(at: b * 8 + lane)
-            guard let state = tree.behaviorState(of: r, at: t) else { continue }
-            s = state
+            write(program.state(of: r, at: t, mass: mass), of: r, at: t, into: out, row: o + lane)
           }
-          write(s, of: r, at: t, into: out, row: o + lane)
+        }
+        guard integrated > 0 else { return }
+        defer { lanes.baseAddress!.deinitialize(count: integrated) }
+        BehaviorProgram.integratedMotion(
+          UnsafeBufferPointer(start: lanes.baseAddress!, count: integrated), into: motions.baseAddress!)
+        for k in 0..<integrated {
+          let r = lanes[k].record
+          let s = lanes[k].program.state(of: r, at: t, position: motions[k].0, velocity: motions[k].1)
+          write(s, of: r, at: t, into: out, row: o + Int(integratedLane[k]))
         }
       }
     }
