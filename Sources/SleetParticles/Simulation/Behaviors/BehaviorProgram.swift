@@ -210,6 +210,8 @@ extension BehaviorProgram {
     guard drag >= 0, AxisMotion.isClosedForm(spring: spring, hasWaves: !waves.isEmpty) else {
       return .integrated
     }
+    // A particle of mass 1 decays at `drag` (others drop the periods).
+    for i in waves.indices { waves[i].periods = WaveProfile.Periods(waves[i].profile, decay: drag) }
     return .closedForm(drag: drag, spring: spring, springForce: springForce, waves: waves)
   }
 
