@@ -19,6 +19,7 @@ struct BenchmarkRunner {
       render,
       transitions,
       particles,
+      behaviors,
       particlesGPU,
     ]
   }

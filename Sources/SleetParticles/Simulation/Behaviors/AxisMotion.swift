@@ -96,7 +96,7 @@ enum AxisMotion {
       var velocity = v0 * φ.exponential + g * (a * φ.phi1)
       var position = p0 + v0 * (a * φ.phi1) + g * (a * a * φ.phi2)
       for wave in waves {
-        let response = wave.profile.response(from: T0, age: a, decay: λ)
+        let response = wave.profile.response(from: T0, age: a, decay: λ, periods: wave.periods)
         velocity += wave.force * response.velocity
         position += wave.force * response.displacement
       }
@@ -113,6 +113,9 @@ enum AxisMotion {
 struct WaveForce: Hashable, Sendable {
   var force: SIMD3<Double>
   var profile: WaveProfile
+  /// The profile's parts that depend only on its frequency and a decay,
+  /// used when that decay is the motion's (``WaveProfile/Periods``).
+  var periods: WaveProfile.Periods? = nil
 }
 
 /// The unit responses of y'' + λy' + κy = u at age a: the impulse response

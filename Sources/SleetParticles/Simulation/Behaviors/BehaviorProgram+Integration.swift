@@ -15,13 +15,13 @@ extension BehaviorProgram {
   ) -> (SIMD3<Double>, SIMD3<Double>) {
     let birth = r.birthTime
     let lifetime = Double(r.lifetime)
-    let fixed = forces.map { $0.isConstant ? $0.resolved(at: 0) : nil }
-    let masses = massCurves
-    // Segment i runs from ends[i − 1] (0 for i = 0) to ends[i]; its forces
-    // take the values of its own side of each breakpoint: times are clamped
-    // into [its start, its end) (birth plus an age may round across one).
-    // The bounds of a segment depend on the breakpoints alone, never on a:
-    // a grid point stored at one age is the grid point of any later one.
+    let g = SIMD3<Double>(r.halfAcceleration) * 2
+    // Segment i runs from breaks[i − 1] (birth for i = 0) to breaks[i] (a
+    // for the last); its forces take the values of its own side of each
+    // breakpoint: times are clamped into [its start, its end) (birth plus
+    // an age may round across one). The bounds depend on the breakpoints
+    // alone, never on a: a grid point stored at one age is the grid point
+    // of any later one.
     let breaks = breakpointAges(birth: birth, age: lifetime)
     let last = breaks.firstIndex { $0.age >= a } ?? breaks.count
     func bounds(_ i: Int) -> (start: Double, low: Double, high: Double, end: Double) {
@@ -32,20 +32,11 @@ extension BehaviorProgram {
     }
     func acceleration(_ segment: Int) -> (SIMD3<Double>, SIMD3<Double>, Double) -> SIMD3<Double> {
       let (from, low, high, _) = bounds(segment)
-      let g = SIMD3<Double>(r.halfAcceleration) * 2
       return { p, v, since in
         let age = from + since
-        let T = min(max(birth + age, low), high)
-        var total = SIMD3<Double>()
-        for (i, term) in forces.enumerated() {
-          total += (fixed[i] ?? term.resolved(at: T)).force(position: p, velocity: v, time: T)
-        }
-        var m = mass
-        if !masses.isEmpty {
-          let u = min(max(age / lifetime, 0), 1)
-          for (curve, additive) in masses { m = additive ? m + curve.value(at: u) : curve.value(at: u) }
-        }
-        return g + total / m
+        return self.acceleration(
+          position: p, velocity: v, age: age, time: min(max(birth + age, low), high), lifetime: lifetime, mass: mass,
+          gravity: g)
       }
     }
     var segment = 0

@@ -42,17 +42,28 @@ extension BehaviorProgram {
   ///   integrated (h = ``FixedStepIntegrator/step``), or the steps since the
   ///   particle's cached grid point.
   func state(of r: BirthRecord, at t: Double, mass: Double, cache: IntegratorCache? = nil) -> BehaviorState {
+    let (p, v) = motion(of: r, age: t - r.birthTime, mass: mass, cache: cache)
+    return state(of: r, at: t, position: p, velocity: v)
+  }
+
+  /// ``state(of:at:mass:)`` from the motion's position `p0` and velocity
+  /// `v0` at `t` (``motion(of:age:mass:cache:)``, whose integrated case is
+  /// ``integratedMotion(of:age:mass:cache:)``): the curves, then the clamps.
+  func state(of r: BirthRecord, at t: Double, position p0: SIMD3<Double>, velocity v0: SIMD3<Double>)
+    -> BehaviorState
+  {
     let a = t - r.birthTime
     let af = Float(a)
     let lifetime = Double(r.lifetime)
     let u = min(max(a / lifetime, 0), 1)
-    var (p, v) = motion(of: r, age: a, mass: mass, cache: cache)
+    var p = p0
+    var v = v0
     // The particle's own values, as the closed form computes them.
     var scale = r.scale + r.scaleSpeed * af
     var rotation = ClosedForm.rotation(r.spin, age: af)
     var color = r.color + r.colorSpeed * SIMD4(repeating: af)
-    for step in curves {
-      switch step {
+    for i in 0..<hot.curves.count {
+      switch hot.curves[i] {
       case .value(let property, let curve, let additive, let enabled):
         guard enabled.value(at: t).x != 0 else { continue }
         let k = curve.value(at: u)
@@ -102,8 +113,8 @@ extension BehaviorProgram {
   }
 
   /// Position and velocity at age `a` under the forces (``Motion``).
-  private func motion(
-    of r: BirthRecord, age a: Double, mass: Double, cache: IntegratorCache?
+  func motion(
+    of r: BirthRecord, age a: Double, mass: Double, cache: IntegratorCache? = nil
   ) -> (SIMD3<Double>, SIMD3<Double>) {
     let g = SIMD3<Double>(r.halfAcceleration) * 2
     switch motion {
@@ -119,5 +130,33 @@ extension BehaviorProgram {
     case .integrated:
       return integratedMotion(of: r, age: a, mass: mass, cache: cache)
     }
+  }
+
+  /// The acceleration of the integrated motion (forces / mass + gravity `g`)
+  /// on a particle of mass `mass` at `p`, `v` and age `age`: each force
+  /// at emitter time `T` (birth + age, clamped into its segment between
+  /// breakpoints by the caller), in order, resolved once for good from
+  /// its settle time on (``Hot``), the mass by the mass curves at age /
+  /// lifetime.
+  /// - Complexity: O(behaviors).
+  @inline(__always)
+  func acceleration(
+    position p: SIMD3<Double>, velocity v: SIMD3<Double>, age: Double, time T: Double, lifetime: Double,
+    mass: Double, gravity g: SIMD3<Double>
+  ) -> SIMD3<Double> {
+    var total = SIMD3<Double>()
+    for i in 0..<hot.terms.count {
+      if T >= hot.settleTimes[i] {
+        total += hot.settled[i].force(position: p, velocity: v, time: T)
+      } else {
+        total += hot.terms[i].resolved(at: T, from: hot.atZero[i]).force(position: p, velocity: v, time: T)
+      }
+    }
+    var m = mass
+    if !massCurves.isEmpty {
+      let u = min(max(age / lifetime, 0), 1)
+      for (curve, additive) in massCurves { m = additive ? m + curve.value(at: u) : curve.value(at: u) }
+    }
+    return g + total / m
   }
 }

@@ -9,7 +9,13 @@
 /// A particle's state is then a pure function of its birth record, its mass
 /// and the time (BehaviorProgram+State.swift), so seeking and stepping give
 /// the same bits on any thread count.
-struct BehaviorProgram: Sendable {
+///
+/// A final class: a frame reads a cell's program once per particle, and a
+/// reference is copied with one retain, where a struct of arrays takes one
+/// per array (`docs/performance-design.md`, "Behaviors"). Unchecked
+/// `Sendable`: every stored property is immutable after `init`, the
+/// buffers of ``Hot`` included (written once in `init`, freed in `deinit`).
+final class BehaviorProgram: @unchecked Sendable {
   /// How positions and velocities are computed.
   enum Motion: Hashable, Sendable {
     /// No force acts: ``ClosedForm``, as for a cell without behaviors.
@@ -31,28 +37,103 @@ struct BehaviorProgram: Sendable {
     case alignToMotion(radians: Double, enabled: ParameterTrack)
   }
 
-  var forces: [ForceTerm]
+  let forces: [ForceTerm]
   /// The emitter times where a force parameter changes, starts or ends an
-  /// animation, or passes a key time, ascending: the integrated motion's
-  /// grid starts again at each (``ForceTerm``'s tracks are smooth between
-  /// them).
-  var breakpoints: [Double] = []
-  var curves: [CurveStep]
-  var motion: Motion
+  /// animation, or passes a key time, ascending, for integrated motion
+  /// (empty otherwise): its grid starts again at each
+  /// (``integratedMotion(of:age:mass:cache:)``; the tracks are smooth
+  /// between them).
+  let breakpoints: [Double]
+  let curves: [CurveStep]
+  let motion: Motion
   /// The mass curves (`valueOverLife` of `mass`), in order.
-  var massCurves: [(curve: KeyedCurve, isAdditive: Bool)] {
-    curves.compactMap {
-      if case .value(.mass, let curve, let additive, _) = $0 { return (curve, additive) }
-      return nil
-    }
+  let massCurves: [(curve: KeyedCurve, isAdditive: Bool)]
+  /// Per force, its parameters when they never change
+  /// (``ForceTerm/resolved(at:)`` at time 0), else nil: resolved once here,
+  /// not at every evaluation of the integrated motion.
+  let constantForces: [ResolvedForce?]
+  /// Per force, its parameters at time 0, from which
+  /// ``ForceTerm/resolved(at:from:)`` resolves the others.
+  let forcesAtZero: [ResolvedForce]
+  /// What the integrated motion's acceleration reads, per force, and the
+  /// curves, as buffers (no array retained, no optional, term or curve
+  /// copied).
+  struct Hot {
+    /// The terms (``forces``).
+    var terms: UnsafeMutableBufferPointer<ForceTerm>
+    /// The time from which the term's parameters no longer change: every
+    /// change of it has happened and ended (−∞ for a constant term).
+    var settleTimes: UnsafeMutableBufferPointer<Double>
+    /// The term resolved at its settle time (at 0 for a constant term):
+    /// ``ForceTerm/resolved(at:)`` at any time from then on, bit for bit.
+    var settled: UnsafeMutableBufferPointer<ResolvedForce>
+    /// ``forcesAtZero``.
+    var atZero: UnsafeMutableBufferPointer<ResolvedForce>
+    /// The curves (``curves``), which every particle's state reads in turn.
+    var curves: UnsafeMutableBufferPointer<CurveStep>
   }
+  let hot: Hot
   /// Per timeline segment, the cell's `mass` and `massRange` (a particle's
   /// take their values at its birth).
-  var massMeans: [Float]
-  var massRanges: [Float]
+  let massMeans: [Float]
+  let massRanges: [Float]
   /// The birth sampler's seed for this cell (emitter seed | path key << 32):
   /// a particle's mass draws word 14 of its attribute stream.
-  var randomSeed: UInt64
+  let randomSeed: UInt64
+
+  /// The program of compiled `forces` and `curves`: the mass curves picked
+  /// out, the constant forces resolved, the motion chosen.
+  fileprivate init(
+    forces: [ForceTerm], curves: [CurveStep], massMeans: [Float], massRanges: [Float], randomSeed: UInt64
+  ) {
+    let massCurves = curves.compactMap { step -> (curve: KeyedCurve, isAdditive: Bool)? in
+      if case .value(.mass, let curve, let additive, _) = step { return (curve, additive) }
+      return nil
+    }
+    self.forces = forces
+    self.curves = curves
+    self.massCurves = massCurves
+    let forcesAtZero = forces.map { $0.resolved(at: 0) }
+    self.forcesAtZero = forcesAtZero
+    self.constantForces = zip(forces, forcesAtZero).map { $0.isConstant ? $1 : nil }
+    let settleTimes = forces.map(Self.settleTime(of:))
+    hot = Hot(
+      terms: .allocate(capacity: forces.count), settleTimes: .allocate(capacity: forces.count),
+      settled: .allocate(capacity: forces.count), atZero: .allocate(capacity: forces.count),
+      curves: .allocate(capacity: curves.count))
+    _ = hot.curves.initialize(from: curves)
+    _ = hot.terms.initialize(from: forces)
+    _ = hot.settleTimes.initialize(from: settleTimes)
+    _ = hot.settled.initialize(
+      from: zip(forces, settleTimes).map { $0.isConstant ? $0.resolved(at: 0) : $0.resolved(at: $1) })
+    _ = hot.atZero.initialize(from: forcesAtZero)
+    self.massMeans = massMeans
+    self.massRanges = massRanges
+    self.randomSeed = randomSeed
+    let motion = Self.motion(forces: forces, keysMass: !massCurves.isEmpty)
+    self.motion = motion
+    breakpoints = motion == .integrated ? Self.breakpoints(of: forces) : []
+  }
+
+  deinit {
+    hot.terms.deinitialize().deallocate()
+    hot.settleTimes.deallocate()
+    hot.settled.deallocate()
+    hot.atZero.deallocate()
+    hot.curves.deinitialize().deallocate()
+  }
+
+  /// The time from which every parameter track of `term` holds its last
+  /// value: the largest end (time + duration, or the time of a step) of its
+  /// changes; −∞ when it has none. From then on every change folds to its
+  /// target (``ParameterTrack/value(at:)``).
+  private static func settleTime(of term: ForceTerm) -> Double {
+    var end = -Double.infinity
+    for track in [term.enabled, term.vector, term.scalar, term.shape, term.orientation] {
+      for c in track.changes { end = max(end, c.duration <= 0 ? c.time : c.time + c.duration) }
+    }
+    return end
+  }
 }
 
 extension BehaviorProgram {
@@ -69,7 +150,7 @@ extension BehaviorProgram {
   /// spring, even a repelling one, without waves; waves and drag without a
   /// spring); integrated otherwise.
   /// - Complexity: O(behaviors × changes).
-  init?(
+  convenience init?(
     behaviors: [(behavior: EmitterBehavior, prefix: String)], changes: [PropertyChange], massMeans: [Float],
     massRanges: [Float], randomSeed: UInt64
   ) {
@@ -112,17 +193,10 @@ extension BehaviorProgram {
       }
     }
     if forces.isEmpty && curves.isEmpty { return nil }
-    self.forces = forces
-    self.curves = curves
-    self.massMeans = massMeans
-    self.massRanges = massRanges
-    self.randomSeed = randomSeed
-    self.motion = .unchanged
-    self.motion = Self.motion(forces: forces, keysMass: !massCurves.isEmpty)
-    if case .integrated = motion { breakpoints = Self.breakpoints(of: forces) }
+    self.init(forces: forces, curves: curves, massMeans: massMeans, massRanges: massRanges, randomSeed: randomSeed)
   }
 
-  private static func motion(forces: [ForceTerm], keysMass: Bool) -> Motion {
+  fileprivate static func motion(forces: [ForceTerm], keysMass: Bool) -> Motion {
     let active = forces.filter { !($0.enabled.isConstant && $0.enabled.initial.x == 0) }
     if active.isEmpty { return .unchanged }
     guard !keysMass, active.allSatisfy(\.isConstant) else { return .integrated }
@@ -144,6 +218,8 @@ extension BehaviorProgram {
     guard drag >= 0, AxisMotion.isClosedForm(spring: spring, hasWaves: !waves.isEmpty) else {
       return .integrated
     }
+    // A particle of mass 1 decays at `drag` (others drop the periods).
+    for i in waves.indices { waves[i].periods = WaveProfile.Periods(waves[i].profile, decay: drag) }
     return .closedForm(drag: drag, spring: spring, springForce: springForce, waves: waves)
   }
 

@@ -5,7 +5,8 @@ extension ParticleStore {
   /// `out[o + lane]` that the closed form wrote (instance, affine, tracked
   /// z) are overwritten with the state after the behaviors
   /// (``CellTree/behaviorState(of:at:)``). Lanes of other cells keep the
-  /// closed form's bits.
+  /// closed form's bits. Integrated motion resumes from each particle's
+  /// cached grid point (``CellTree/integrators``, the same bits).
   ///
   /// Invariants: `alive` is the block's live-lane mask at `t`; `out` has
   /// rows `o..<o + 8` for the block's lanes (the target itself, or the
@@ -16,25 +17,32 @@ extension ParticleStore {
   ) {
     for lane in 0..<8 where alive[lane] != 0 {
       let r = record(at: b * 8 + lane)
-      guard let s = tree.behaviorState(of: r, at: t) else { continue }
-      let a = Float(t - r.birthTime)
-      let instance = ParticleInstance(
-        x: s.position.x, y: s.position.y, z: out.flattensDepth ? 0 : s.position.z, scale: s.scale, color: s.color,
-        contentsRect: r.contentsRect, rotation: s.rotation,
-        normalizedAge: ClosedForm.normalizedAge(age: a, inverseLifetime: 1 / r.lifetime), sprite: r.sprite,
-        cell: r.cell)
-      if let compact = out.compact {
-        compact[o + lane] = CompactParticleInstance(instance)
-      } else {
-        out.instances[o + lane] = instance
-      }
-      if let affines = out.affines {
-        let (sine, cosine) = FastTrig.sinCos(SIMD4(repeating: s.rotation))
-        let sc = s.scale * cosine[0]
-        let ss = s.scale * sine[0]
-        affines[o + lane] = AffineTransform2D(a: sc, b: ss, c: -ss, d: sc, tx: s.position.x, ty: s.position.y)
-      }
-      if out.writesSortKeys { out.depths[o + lane] = s.position.z }
+      guard let program = tree.nodes[Int(r.cell)].behaviors else { continue }
+      let mass = program.mass(of: r, segment: tree.segment(at: r.birthTime))
+      write(program.state(of: r, at: t, mass: mass, cache: tree.integrators), of: r, at: t, into: out, row: o + lane)
     }
+  }
+
+  /// Writes state `s` of particle `r` at `t` to row `row` of `out`
+  /// (instance, affine, tracked z).
+  private func write(_ s: BehaviorState, of r: BirthRecord, at t: Double, into out: EvaluationTarget, row: Int) {
+    let a = Float(t - r.birthTime)
+    let instance = ParticleInstance(
+      x: s.position.x, y: s.position.y, z: out.flattensDepth ? 0 : s.position.z, scale: s.scale, color: s.color,
+      contentsRect: r.contentsRect, rotation: s.rotation,
+      normalizedAge: ClosedForm.normalizedAge(age: a, inverseLifetime: 1 / r.lifetime), sprite: r.sprite,
+      cell: r.cell)
+    if let compact = out.compact {
+      compact[row] = CompactParticleInstance(instance)
+    } else {
+      out.instances[row] = instance
+    }
+    if let affines = out.affines {
+      let (sine, cosine) = FastTrig.sinCos(SIMD4(repeating: s.rotation))
+      let sc = s.scale * cosine[0]
+      let ss = s.scale * sine[0]
+      affines[row] = AffineTransform2D(a: sc, b: ss, c: -ss, d: sc, tx: s.position.x, ty: s.position.y)
+    }
+    if out.writesSortKeys { out.depths[row] = s.position.z }
   }
 }

@@ -99,6 +99,16 @@ struct WaveProfile: Hashable, Sendable {
   /// - Complexity: O(1) whatever a: at most nine polynomial pieces, three
   ///   evaluations of ``ExponentialPhi`` and two of `expm1` (none at λ = 0).
   func response(from T0: Double, age a: Double, decay λ: Double) -> (velocity: Double, displacement: Double) {
+    response(from: T0, age: a, decay: λ, periods: nil)
+  }
+
+  /// ``response(from:age:decay:)`` with the parts that depend only on the
+  /// frequency and the decay taken from `periods` when they were computed
+  /// for this profile and exactly this decay (the same bits: the same
+  /// operations, done once for all the particles of a program).
+  func response(from T0: Double, age a: Double, decay λ: Double, periods: Periods?)
+    -> (velocity: Double, displacement: Double)
+  {
     assert(λ >= 0, "a decay is never negative")
     guard a > 0 else { return (0, 0) }
     let f = frequency.magnitude
@@ -106,7 +116,8 @@ struct WaveProfile: Hashable, Sendable {
       let φ = ExponentialPhi(-λ * a)
       return (-(a * φ.phi1), -(a * a * φ.phi2))
     }
-    var x = Self.phase(of: T0, frequency: f)
+    let periods = periods.flatMap { $0.frequency == f && $0.decay.bitPattern == λ.bitPattern ? $0 : nil }
+    let x = Self.phase(of: T0, frequency: f)
     var remaining = f * a
     var state = Accumulator()
     // Up to the first quarter-period boundary (or the whole age, if sooner).
@@ -119,21 +130,16 @@ struct WaveProfile: Hashable, Sendable {
     state.advance(first, length: toBoundary, frequency: f, phi: ExponentialPhi(-λ * (toBoundary / f)))
     remaining -= toBoundary
     var quarter = (first.quarter + 1) & 3
-    let quarterPhi = ExponentialPhi(-λ * (0.25 / f))
+    let quarterPhi = periods?.quarterPhi ?? ExponentialPhi(-λ * (0.25 / f))
     // Whole periods from this boundary, all at once.
     let whole = remaining.rounded(.down)
     if whole > 0 {
-      var period = Accumulator()
-      for k in 0..<4 {
-        let start = Self.piece(atPhase: Double((quarter + k) & 3) * 0.25)
-        period.advance(start, length: 0.25, frequency: f, phi: quarterPhi)
-      }
-      // c_J = −λ·c_K exactly; take whichever of the two is computed without
-      // cancellation: c_K while λP < 1 (c_J is O(λP²) there), c_J beyond.
       let λP = λ / f
-      let perPeriod = λP < 1 ? period.displacement : -period.velocity / λ
+      let perPeriod =
+        periods?.perPeriod[quarter]
+        ?? Self.perPeriod(fromQuarter: quarter, frequency: f, decay: λ, quarterPhi: quarterPhi)
       let spanPhi = ExponentialPhi.phi1(-whole * λP)
-      let sum = perPeriod * (whole * spanPhi / ExponentialPhi.phi1(-λP))
+      let sum = perPeriod * (whole * spanPhi / (periods?.phi1OfPeriod ?? ExponentialPhi.phi1(-λP)))
       state.displacement += (whole / f) * spanPhi * state.velocity + sum
       state.velocity = (1 + (-whole * λP) * spanPhi) * state.velocity - λ * sum
       remaining -= whole
@@ -181,6 +187,47 @@ struct WaveProfile: Hashable, Sendable {
   }
 
   /// The (J, K) pair being carried across pieces.
+  /// The response to one whole period from quarter boundary `quarter`,
+  /// per unit of the period's decay: c_K, or −c_J/λ (c_J = −λ·c_K
+  /// exactly; whichever is computed without cancellation: c_K while
+  /// λP < 1, where c_J is O(λP²), c_J beyond).
+  static func perPeriod(fromQuarter quarter: Int, frequency f: Double, decay λ: Double, quarterPhi: ExponentialPhi)
+    -> Double
+  {
+    var period = Accumulator()
+    for k in 0..<4 {
+      let start = Self.piece(atPhase: Double((quarter + k) & 3) * 0.25)
+      period.advance(start, length: 0.25, frequency: f, phi: quarterPhi)
+    }
+    let λP = λ / f
+    return λP < 1 ? period.displacement : -period.velocity / λ
+  }
+
+  /// The parts of ``response(from:age:decay:periods:)`` that depend only on
+  /// the frequency f = |frequency| > 0 and the decay λ: the φ functions of a
+  /// quarter period, the response to a whole period from each quarter
+  /// boundary, and φ₁(−λ/f).
+  struct Periods: Hashable, Sendable {
+    let frequency: Double
+    let decay: Double
+    let quarterPhi: ExponentialPhi
+    let perPeriod: SIMD4<Double>
+    let phi1OfPeriod: Double
+
+    /// nil when the frequency is 0 (no periods).
+    init?(_ profile: WaveProfile, decay λ: Double) {
+      let f = profile.frequency.magnitude
+      guard f > 0 else { return nil }
+      frequency = f
+      decay = λ
+      let quarterPhi = ExponentialPhi(-λ * (0.25 / f))
+      self.quarterPhi = quarterPhi
+      perPeriod = SIMD4(
+        (0..<4).map { WaveProfile.perPeriod(fromQuarter: $0, frequency: f, decay: λ, quarterPhi: quarterPhi) })
+      phi1OfPeriod = ExponentialPhi.phi1(-(λ / f))
+    }
+  }
+
   private struct Accumulator {
     var velocity = 0.0
     var displacement = 0.0
@@ -215,7 +262,7 @@ struct WaveProfile: Hashable, Sendable {
 /// `expm1`, whose cancellation there is at most a factor 3 per step.
 ///
 /// **Postconditions:** relative error of each φⱼ ≤ 16ε; φⱼ(0) = 1/j! (rounded).
-struct ExponentialPhi {
+struct ExponentialPhi: Hashable, Sendable {
   var exponential: Double
   var phi1: Double
   var phi2: Double
