@@ -21,9 +21,9 @@ import SleetParticles
 /// (`ParticleSystem.integratedStepCount`), so ns per item is ns per
 /// particle per step.
 ///
-/// Group `celebration busiest`: the iMessage-style confetti of the behavior
-/// spec (five cells at 90 births/s each for 1 s, 7.5 s lives; two waves,
-/// drag, and a radial attractor with a radius and falloff whose stiffness
+/// Group `celebration busiest`: an iMessage-style confetti burst (five
+/// cells at 90 births/s each for 1 s, 7.5 s lives; two waves, drag, and a
+/// radial attractor with a radius and falloff whose stiffness
 /// goes 80 → 5 over 1.2 s, easeOut), at the time of the most integration
 /// steps (every particle alive and oldest), T. `seek+render t=T`:
 /// `seek(to:)` to T and T + 1/60 in turn, then `render(into:)`, 1 thread:
@@ -133,8 +133,8 @@ extension BenchmarkRunner {
     ]
   }
 
-  /// The built-in `celebration` preset when the package has it, else the
-  /// same effect from the behavior spec's description, embedded.
+  /// The built-in `celebration` preset when the package has it, else an
+  /// effect of the same description (the group's doc comment), embedded.
   static var celebrationEffect: Effect {
     if Effect.presetNames.contains("celebration"), let preset = try? Effect.preset(named: "celebration") {
       return preset
