@@ -19,7 +19,9 @@ import SleetParticles
 /// `render`: `render(into:)` at the setup's time, 1 thread, with affines.
 /// Items: the RK4 steps the frame integrates
 /// (`ParticleSystem.integratedStepCount`), so ns per item is ns per
-/// particle per step.
+/// particle per step (the integrator's cache off: from birth, as a seek).
+/// `advance+render, cached`: a playing frame (1/60 s later each call), each
+/// particle resuming from its cached grid point; items: the live particles.
 ///
 /// Group `celebration busiest`: an iMessage-style confetti burst (five
 /// cells at 90 births/s each for 1 s, 7.5 s lives; two waves, drag, and a
@@ -27,7 +29,8 @@ import SleetParticles
 /// goes 80 → 5 over 1.2 s, easeOut), at the time of the most integration
 /// steps (every particle alive and oldest), T. `seek+render t=T`:
 /// `seek(to:)` to T and T + 1/60 in turn, then `render(into:)`, 1 thread:
-/// a scrubbed timeline's frame. Items: one call.
+/// a scrubbed timeline's frame, the integrator's cache off (every seek
+/// integrates from birth). Items: one call.
 extension BenchmarkRunner {
   static var behaviors: BenchmarkSuite {
     BenchmarkSuite(name: "behaviors") { scale in
@@ -78,21 +81,35 @@ extension BenchmarkRunner {
                   stiffness: 20, radius: 40, position: SIMD2(150, 150), falloff: -4, falloffDistance: 30)),
               .drag(DragBehavior(drag: 1)),
             ]
-            let system = try benchmarkSystem(
-              try Effect(emitter: emitter), .init(threads: 1, computesAffines: true), suite: "behaviors")
+            let effect = try Effect(emitter: emitter)
+            let system = try benchmarkSystem(effect, .init(threads: 1, computesAffines: true), suite: "behaviors")
+            // Every render integrates from birth, as a seek to a new time
+            // does: the cost per step.
+            system.paths.integratorCache = false
             system.seek(to: 10)
             try expectLive(system, n)
             let steps = system.integratedStepCount
             guard steps > 0 else { throw BenchmarkSetupError("the attractor effect integrates nothing") }
+            // Playing: each frame resumes from the particles' cached grid
+            // points (about 4 steps each at 60 Hz).
+            let playing = try benchmarkSystem(effect, .init(threads: 1, computesAffines: true), suite: "behaviors")
+            playing.seek(to: 10)
+            var time = 10.0
             let frames = BehaviorFrames()
             return [
               BenchmarkCase(
-                "render", items: steps,
+                "render from birth", items: steps,
                 byteModel: ByteModel(bytesPerItem: 0, "per RK4 step of one particle: compute-bound")
               ) {
                 system.render(into: &frames.frames[0], threads: 1, computesAffines: true)
                 blackHole(frames.frames[0].instances.count)
-              }
+              },
+              BenchmarkCase("advance+render, cached") {
+                time += frameTime
+                playing.advance(to: time)
+                playing.render(into: &frames.frames[1], threads: 1, computesAffines: true)
+                blackHole(frames.frames[1].instances.count)
+              },
             ]
           })
       }
@@ -104,6 +121,8 @@ extension BenchmarkRunner {
           let celebration = celebrationEffect
           let busiest = busiestTime(of: celebration)
           let system = try benchmarkSystem(celebration, .init(threads: 1), suite: "behaviors")
+          // A scrub to a new time: no cached grid points.
+          system.paths.integratorCache = false
           let frames = BehaviorFrames()
           var time = busiest
           return [

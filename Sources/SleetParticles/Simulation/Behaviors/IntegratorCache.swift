@@ -32,10 +32,22 @@ final class IntegratorCache: Sendable {
   }
 
   private let table = Mutex(Table())
+  private let enabled = Atomic<Bool>(true)
+
+  /// Whether checkpoints are read and stored (`PathOverrides.integratorCache`);
+  /// turning it off forgets them.
+  var isEnabled: Bool {
+    get { enabled.load(ordering: .relaxed) }
+    set {
+      enabled.store(newValue, ordering: .relaxed)
+      if !newValue { table.withLock { $0 = Table() } }
+    }
+  }
 
   /// The checkpoint of particle `id`, if any.
   func checkpoint(for id: UInt64) -> Checkpoint? {
-    table.withLock { $0.entries[id] }
+    guard isEnabled else { return nil }
+    return table.withLock { $0.entries[id] }
   }
 
   /// Records `checkpoint` for particle `id`, at emitter time `time`. When
@@ -44,6 +56,7 @@ final class IntegratorCache: Sendable {
   /// integrated particles.
   /// - Complexity: amortised O(1).
   func store(_ checkpoint: Checkpoint, for id: UInt64, at time: Double) {
+    guard isEnabled else { return }
     table.withLock { t in
       t.entries[id] = checkpoint
       if t.entries.count >= t.swept + 4096 {

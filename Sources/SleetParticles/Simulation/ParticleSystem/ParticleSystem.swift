@@ -60,7 +60,10 @@ public final class ParticleSystem {
         localTime == nil || newValue.cellStores == paths.cellStores,
         "paths.cellStores is chosen before the first seek or step")
     }
-    didSet { births.paths = paths }
+    didSet {
+      births.paths = paths
+      tree.integrators.isEnabled = paths.integratorCache
+    }
   }
   /// Counts of the fast paths taken, for tests (``PathDiagnostics``).
   package var diagnostics: PathDiagnostics { births.diagnostics }

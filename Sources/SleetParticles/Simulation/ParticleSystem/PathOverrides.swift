@@ -30,6 +30,10 @@ package struct PathOverrides: Sendable, Equatable {
   /// from the previous frame's (``IncrementalIDOrder``); false: a full radix
   /// sort.
   package var incrementalIDOrder = true
+  /// Integrated behavior motion resumes from each particle's last grid point
+  /// (``IntegratorCache``); false: every evaluation integrates from birth
+  /// (what a seek to a new time costs, which benchmarks measure).
+  package var integratorCache = true
 
   /// The production paths.
   package init() {}
