@@ -10,7 +10,7 @@ import Testing
 enum BehaviorCase: String, CaseIterable, CustomStringConvertible {
   case drag, wave, dragAndWave, spring, dampedSpring, falloffAttractor, axialAttractor, planarAttractor
   case massRange, colorOverLife, valueOverLifeScale, additiveAlpha, keyedVelocity, keyedSpin, keyedScaleSpeed
-  case alignToMotion, layerAndCell, subCells, disabled
+  case alignToMotion, layerAndCell, subCells, disabled, keyedPosition
   /// Time-varying parameters (integrated): an attractor's stiffness eased
   /// from 80 to 5, a drag stepped, a wave's force in keyframes, a force
   /// enabled later.
@@ -73,6 +73,11 @@ enum BehaviorCase: String, CaseIterable, CustomStringConvertible {
         .valueOverLife(ValueOverLifeBehavior(keyPath: .velocityY, values: [10, 20], isAdditive: true)),
       ]
     case .keyedSpin: [.valueOverLife(ValueOverLifeBehavior(keyPath: .spin, values: [0, 6, 0]))]
+    case .keyedPosition:
+      [
+        .drag(DragBehavior(drag: 1)),
+        .valueOverLife(ValueOverLifeBehavior(keyPath: .positionX, values: [0, 40, -20], isAdditive: true)),
+      ]
     case .keyedScaleSpeed: [.valueOverLife(ValueOverLifeBehavior(keyPath: .scaleSpeed, values: [1, -1]))]
     case .alignToMotion:
       [
@@ -455,5 +460,50 @@ extension BehaviorSimulationTests {
       fresh.render(into: &b)
       #expect(bits(a) == bits(b), "\(c) at \(t)")
     }
+  }
+}
+
+extension BehaviorSimulationTests {
+  /// A snapshot's velocity is the derivative of its position, whatever
+  /// moves it: central differences of positions over ±1/512 s.
+  @Test(arguments: [BehaviorCase.keyedPosition, .keyedVelocity, .dragAndWave, .falloffAttractor, .animatedStiffness])
+  func velocityIsTheDerivativeOfThePosition(_ c: BehaviorCase) throws {
+    let effect = c.effect
+    let tree = CellTree(effect: effect)
+    let system = try ParticleSystem(effect: effect)
+    let t = 2.2
+    let h = 1.0 / 512
+    system.seek(to: t)
+    var compared = 0
+    for r in system.liveRecords().prefix(20) where r.cell == 0 && t - r.birthTime > 2 * h {
+      guard t + h - r.birthTime < Double(r.lifetime) else { continue }
+      let before = try #require(tree.behaviorState(of: r, at: t - h)).position
+      let after = try #require(tree.behaviorState(of: r, at: t + h)).position
+      let v = try #require(tree.behaviorState(of: r, at: t)).velocity
+      let slope = SIMD3<Double>(after - before) / (2 * h)
+      #expect(maxAbs(slope - SIMD3<Double>(v)) <= 0.05 + 1e-3 * maxAbs(SIMD3<Double>(v)), "\(c): particle \(r.id)")
+      compared += 1
+    }
+    #expect(compared >= 10)
+  }
+
+  /// The integrator's cache is keyed by id and checked by birth time: a
+  /// checkpoint stored for another particle with the same id (sub-particle
+  /// ids are 56-bit hashes) is not used.
+  @Test func aCheckpointOfAnotherBirthIsIgnored() throws {
+    let effect = BehaviorCase.falloffAttractor.effect
+    let tree = CellTree(effect: effect)
+    let system = try ParticleSystem(effect: effect)
+    system.seek(to: 2)
+    let records = system.liveRecords().filter { $0.cell == 0 }
+    let (a, b) = (records[0], records[1])
+    let expected = try #require(tree.behaviorState(of: b, at: 2.5))
+    let program = try #require(tree.nodes[0].behaviors)
+    // Store a's checkpoint, then ask for b under a's id.
+    _ = program.state(of: a, at: 2.5, mass: program.mass(of: a, segment: 0), cache: tree.integrators)
+    var impostor = b
+    impostor.id = a.id
+    let got = program.state(of: impostor, at: 2.5, mass: program.mass(of: b, segment: 0), cache: tree.integrators)
+    #expect(got == expected)
   }
 }

@@ -43,7 +43,7 @@ extension BehaviorProgram {
     var k = 0
     var p = SIMD3<Double>(r.position)
     var v = SIMD3<Double>(r.velocity)
-    if let stored = cache?.checkpoint(for: r.id),
+    if let stored = cache?.checkpoint(for: r.id), stored.birthTime == birth,
       stored.segment < last
         || (stored.segment == last && Double(stored.gridPoint) * FixedStepIntegrator.step <= a - bounds(last).start)
     {
@@ -57,7 +57,7 @@ extension BehaviorProgram {
         cache?.store(
           IntegratorCache.Checkpoint(
             segment: segment, gridPoint: step.gridPoint, position: step.gridPosition, velocity: step.gridVelocity,
-            deathTime: birth + lifetime), for: r.id, at: birth + a)
+            birthTime: birth, deathTime: birth + lifetime), for: r.id, at: birth + a)
         return (step.position, step.velocity)
       }
       (segment, k, p, v) = (segment + 1, 0, step.position, step.velocity)

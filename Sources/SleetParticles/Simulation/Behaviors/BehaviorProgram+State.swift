@@ -46,7 +46,7 @@ extension BehaviorProgram {
     return state(of: r, at: t, position: p, velocity: v)
   }
 
-  /// ``state(of:at:mass:)`` from the motion's position `p0` and velocity
+  /// ``state(of:at:mass:cache:)`` from the motion's position `p0` and velocity
   /// `v0` at `t` (``motion(of:age:mass:cache:)``, whose integrated case is
   /// ``integratedMotion(of:age:mass:cache:)``): the curves, then the clamps.
   func state(of r: BirthRecord, at t: Double, position p0: SIMD3<Double>, velocity v0: SIMD3<Double>)
@@ -69,8 +69,12 @@ extension BehaviorProgram {
         let k = curve.value(at: u)
         switch property {
         case .positionX, .positionY, .positionZ:
+          // The velocity stays the position's derivative: the key's slope
+          // over the life (d/da = d/du / lifetime).
           let i = property == .positionX ? 0 : property == .positionY ? 1 : 2
+          let rate = curve.slope(at: u) / lifetime
           p[i] = additive ? p[i] + k : k
+          v[i] = additive ? v[i] + rate : rate
         case .velocityX, .velocityY, .velocityZ:
           let i = property == .velocityX ? 0 : property == .velocityY ? 1 : 2
           let integral = lifetime * curve.integral(to: u)

@@ -48,10 +48,6 @@ final class BehaviorProgram: @unchecked Sendable {
   let motion: Motion
   /// The mass curves (`valueOverLife` of `mass`), in order.
   let massCurves: [(curve: KeyedCurve, isAdditive: Bool)]
-  /// Per force, its parameters when they never change
-  /// (``ForceTerm/resolved(at:)`` at time 0), else nil: resolved once here,
-  /// not at every evaluation of the integrated motion.
-  let constantForces: [ResolvedForce?]
   /// Per force, its parameters at time 0, from which
   /// ``ForceTerm/resolved(at:from:)`` resolves the others.
   let forcesAtZero: [ResolvedForce]
@@ -95,7 +91,6 @@ final class BehaviorProgram: @unchecked Sendable {
     self.massCurves = massCurves
     let forcesAtZero = forces.map { $0.resolved(at: 0) }
     self.forcesAtZero = forcesAtZero
-    self.constantForces = zip(forces, forcesAtZero).map { $0.isConstant ? $1 : nil }
     let settleTimes = forces.map(Self.settleTime(of:))
     hot = Hot(
       terms: .allocate(capacity: forces.count), settleTimes: .allocate(capacity: forces.count),
@@ -285,30 +280,38 @@ extension BehaviorProgram {
     var changes: [ParameterTrack.Change] = []
     for (key, c) in own {
       guard let bits = slot(key) else { continue }
-      let mask = SIMD4<Int64>((0..<4).map { bits >> $0 & 1 == 1 ? -1 : 0 })
+      // A vector given with fewer numbers than the key has components keeps
+      // the others, as `Emitter.setValue` does.
+      let (target, filled) = spread(c.value, over: bits)
+      let mask = SIMD4<Int64>((0..<4).map { filled >> $0 & 1 == 1 ? -1 : 0 })
       changes.append(
         ParameterTrack.Change(
           time: c.time, duration: c.duration, timing: c.timingFunction, keyTimes: c.keyTimes,
-          keyValues: c.values.map { spread($0, over: bits) }, target: spread(c.value, over: bits), mask: mask))
+          keyValues: c.values.map { spread($0, over: bits).value }, target: target, mask: mask))
     }
     return changes.isEmpty ? ParameterTrack(constant: initial) : ParameterTrack(initial: initial, changes: changes)
   }
 
-  /// `value`'s numbers placed in the components of `bits`, in order.
-  private static func spread(_ value: PropertyValue, over bits: Int) -> SIMD4<Double> {
+  /// `value`'s numbers placed in the components of `bits`, in order, each
+  /// rounded to `Float` as the property stores it (the value
+  /// `Effect.emitter(at:)` and `Effect.value(forKeyPath:at:)` report), and
+  /// the components filled.
+  private static func spread(_ value: PropertyValue, over bits: Int) -> (value: SIMD4<Double>, filled: Int) {
     let numbers: [Double]
     switch value {
-    case .number(let x): numbers = [x]
+    case .number(let x): numbers = [Double(Float(x))]
     case .bool(let b): numbers = [b ? 1 : 0]
-    case .vector(let v): numbers = v
+    case .vector(let v): numbers = v.map { Double(Float($0)) }
     case .string(let name): numbers = [Double(AttractorType.allCases.firstIndex { $0.rawValue == name } ?? 0)]
     }
     var out = SIMD4<Double>()
+    var filled = 0
     var next = 0
     for i in 0..<4 where bits >> i & 1 == 1 && next < numbers.count {
       out[i] = numbers[next]
+      filled |= 1 << i
       next += 1
     }
-    return out
+    return (out, filled)
   }
 }

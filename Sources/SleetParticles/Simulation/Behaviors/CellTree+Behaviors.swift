@@ -9,9 +9,9 @@ extension CellTree {
   }
 
   /// The drawn state of particle `r` at emitter time `t` after its cell's
-  /// behaviors (``BehaviorProgram/state(of:at:mass:)``); nil when none
+  /// behaviors (``BehaviorProgram/state(of:at:mass:cache:)``); nil when none
   /// acts on its cell (its state is then ``ClosedForm``'s).
-  /// - Complexity: as ``BehaviorProgram/state(of:at:mass:)``.
+  /// - Complexity: as ``BehaviorProgram/state(of:at:mass:cache:)``.
   func behaviorState(of r: BirthRecord, at t: Double) -> BehaviorState? {
     guard let program = nodes[Int(r.cell)].behaviors else { return nil }
     return program.state(

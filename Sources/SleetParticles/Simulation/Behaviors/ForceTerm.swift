@@ -78,7 +78,9 @@ struct ResolvedForce: Hashable, Sendable {
     case .wave:
       return vector * WaveProfile(frequency: scalar).value(at: T)
     case .drag:
-      return -scalar * v
+      // A pace that overshoots (control points outside [0, 1]) can carry an
+      // animated drag, radius or falloffDistance below 0: each acts as 0.
+      return -max(0, scalar) * v
     case .attractor:
       let w = vector - p
       let r: SIMD3<Double>
@@ -87,11 +89,12 @@ struct ResolvedForce: Hashable, Sendable {
       case .axial: r = w - (w * orientation).sum() * orientation
       case .planar: r = (w * orientation).sum() * orientation
       }
+      let radius = max(0, self.radius)
       if radius == 0 && falloff == 0 { return scalar * r }
       let d = (r * r).sum().squareRoot()
       let x = d - radius
       guard x > 0 else { return .zero }
-      let m = scalar * x + falloff * max(0, x - falloffDistance)
+      let m = scalar * x + falloff * max(0, x - max(0, falloffDistance))
       return (m / d) * r
     }
   }

@@ -11,7 +11,8 @@ import Synchronization
 /// function of the birth), so the cache changes costs, never results:
 /// seeking, stepping, any thread count and any frame order give the same
 /// bits. A frame's lanes are evaluated on several threads: the table is
-/// behind a mutex, held only to read or write one entry.
+/// behind a mutex, held to read or write one entry (and, every 4,096 new
+/// entries, to drop the dead).
 final class IntegratorCache: Sendable {
   struct Checkpoint: Sendable {
     /// Which segment of the particle's life: 0 from birth, i after the
@@ -21,6 +22,9 @@ final class IntegratorCache: Sendable {
     var gridPoint: Int
     var position: SIMD3<Double>
     var velocity: SIMD3<Double>
+    /// The particle's birth time: a sub-particle's id is a 56-bit hash, so
+    /// an entry is used only by the particle born at this time.
+    var birthTime: Double
     /// The particle's birth time + lifetime: after it the entry is dropped.
     var deathTime: Double
   }

@@ -21,7 +21,8 @@ struct KeyedCurve: Hashable, Sendable {
   /// The curve of `values` at `locations` (evenly spaced from 0 to 1 when
   /// nil; a single value is keyed at 0 and held).
   /// - Precondition: `values` is not empty; `locations`, when given, has one
-  ///   non-decreasing location in [0, 1] per value (the effect's validation).
+  ///   increasing location in [0, 1] per value (the effect's validation; an
+  ///   equal pair would be a step, taken at its location).
   init(values: [Float], locations: [Float]?) {
     precondition(!values.isEmpty, "a keyed curve needs a value")
     let n = values.count
@@ -59,6 +60,16 @@ struct KeyedCurve: Hashable, Sendable {
     // A zero-length piece is a step, taken at its location.
     guard span > 0 else { return values[i + 1] }
     return values[i] + (values[i + 1] - values[i]) * ((u - locations[i]) / span)
+  }
+
+  /// d value / du at `u`: the slope of the piece containing u (its right
+  /// derivative at a location), 0 outside the locations.
+  /// - Complexity: O(log n).
+  func slope(at u: Double) -> Double {
+    let i = piece(containing: u)
+    guard i >= 0, i < values.count - 1 else { return 0 }
+    let span = locations[i + 1] - locations[i]
+    return span > 0 ? (values[i + 1] - values[i]) / span : 0
   }
 
   /// ∫₀ᵘ value(x) dx, for u ≥ 0.

@@ -11,7 +11,7 @@ extension ParticleStore {
   /// Invariants: `alive` is the block's live-lane mask at `t`; `out` has
   /// rows `o..<o + 8` for the block's lanes (the target itself, or the
   /// block's scratch).
-  /// - Complexity: O(live lanes × ``BehaviorProgram/state(of:at:mass:)``).
+  /// - Complexity: O(live lanes × ``BehaviorProgram/state(of:at:mass:cache:)``).
   func applyBehaviors(
     block b: Int, alive: SIMD8<Int64>, at t: Double, tree: CellTree, into out: EvaluationTarget, at o: Int
   ) {

@@ -186,7 +186,6 @@ struct WaveProfile: Hashable, Sendable {
     }
   }
 
-  /// The (J, K) pair being carried across pieces.
   /// The response to one whole period from quarter boundary `quarter`,
   /// per unit of the period's decay: c_K, or −c_J/λ (c_J = −λ·c_K
   /// exactly; whichever is computed without cancellation: c_K while
@@ -228,6 +227,7 @@ struct WaveProfile: Hashable, Sendable {
     }
   }
 
+  /// The (J, K) pair carried across pieces.
   private struct Accumulator {
     var velocity = 0.0
     var displacement = 0.0

@@ -83,7 +83,7 @@ extension NaiveParticleSimulator.Particle {
     }
     let u = Swift.min(Swift.max(age / Double(lifetime), 0), 1)
     var p = motionPosition
-    let v = keyedVelocity(u: u, program)
+    var v = keyedVelocity(u: u, program)
     var drawnRotation = rotation
     var drawnScale = scale
     var c = color
@@ -93,9 +93,11 @@ extension NaiveParticleSimulator.Particle {
         let k = curve.value(at: u)
         func keyed(_ x: Float) -> Float { additive ? x + Float(k) : Float(k) }
         switch property {
-        case .positionX: p.x = additive ? p.x + k : k
-        case .positionY: p.y = additive ? p.y + k : k
-        case .positionZ: p.z = additive ? p.z + k : k
+        case .positionX, .positionY, .positionZ:
+          let i = property == .positionX ? 0 : property == .positionY ? 1 : 2
+          let rate = curve.slope(at: u) / Double(lifetime)
+          p[i] = additive ? p[i] + k : k
+          v[i] = additive ? v[i] + rate : rate
         case .rotation: drawnRotation = keyed(drawnRotation)
         case .scale: drawnScale = keyed(drawnScale)
         case .colorRed: c.x = keyed(c.x)
