@@ -11,6 +11,9 @@ enum BehaviorCase: String, CaseIterable, CustomStringConvertible {
   case drag, wave, dragAndWave, spring, dampedSpring, falloffAttractor, axialAttractor, planarAttractor
   case massRange, colorOverLife, valueOverLifeScale, additiveAlpha, keyedVelocity, keyedSpin, keyedScaleSpeed
   case alignToMotion, layerAndCell, subCells, disabled, keyedPosition
+  /// Curves whose list order matters: each applies to what the ones before
+  /// it left.
+  case curveOrder
   /// Time-varying parameters (integrated): an attractor's stiffness eased
   /// from 80 to 5, a drag stepped, a wave's force in keyframes, a force
   /// enabled later.
@@ -73,6 +76,17 @@ enum BehaviorCase: String, CaseIterable, CustomStringConvertible {
         .valueOverLife(ValueOverLifeBehavior(keyPath: .velocityY, values: [10, 20], isAdditive: true)),
       ]
     case .keyedSpin: [.valueOverLife(ValueOverLifeBehavior(keyPath: .spin, values: [0, 6, 0]))]
+    case .curveOrder:
+      [
+        .wave(WaveBehavior(force: SIMD3(60, 0, 0), frequency: 0.5)),
+        .alignToMotion(AlignToMotionBehavior(rotation: 0.1)),
+        .valueOverLife(ValueOverLifeBehavior(keyPath: .velocityX, values: [0, 60], isAdditive: true)),
+        .valueOverLife(ValueOverLifeBehavior(keyPath: .spin, values: [2], isAdditive: true)),
+        .valueOverLife(ValueOverLifeBehavior(keyPath: .scale, values: [2])),
+        .valueOverLife(ValueOverLifeBehavior(keyPath: .scaleSpeed, values: [0.5, -0.5])),
+        .valueOverLife(ValueOverLifeBehavior(keyPath: .colorAlpha, values: [0.5])),
+        .colorOverLife(ColorOverLifeBehavior(colors: [.white, ColorRGBA(red: 1, green: 1, blue: 1, alpha: 0.5)])),
+      ]
     case .keyedPosition:
       [
         .drag(DragBehavior(drag: 1)),

@@ -19,10 +19,10 @@ extension NaiveParticleSimulator.Particle {
   /// Moves the particle by `dt` under its behaviors, the way a hand-written
   /// engine does, independently of the kernel's closed forms and grid: in
   /// explicit sub-steps of at most 1 ms, velocity first (the forces at the
-  /// sub-step's start, divided by the mass), then position; keyed
-  /// velocities replace or add to the velocity that moves the position,
-  /// keyed spins and scale speeds are rates integrated the same way.
-  /// Error: first order in the sub-step.
+  /// sub-step's start, divided by the mass), then position; each keyed
+  /// rate (velocity, spin, scale speed) is summed over the sub-steps on its
+  /// own, for the curves to apply in list order when drawn. Error: first
+  /// order in the sub-step.
   func stepWithBehaviors(_ dt: Double) {
     guard let program = behaviors else { return }
     let n = Swift.max(1, Int((dt / Self.behaviorStep).rounded(.up)))
@@ -41,70 +41,61 @@ extension NaiveParticleSimulator.Particle {
         m = additive ? m + curve.value(at: u) : curve.value(at: u)
       }
       motionVelocity += (g + force / m) * h
-      motionPosition += keyedVelocity(u: u, program) * h
-      var spinNow = Double(spin)
-      var scaleSpeedNow = Double(scaleSpeed)
-      for case .value(let property, let curve, let additive, _) in program.curves {
-        let k = curve.value(at: u)
-        if property == .spin { spinNow = additive ? spinNow + k : k }
-        if property == .scaleSpeed { scaleSpeedNow = additive ? scaleSpeedNow + k : k }
+      motionPosition += motionVelocity * h
+      for (i, step) in program.curves.enumerated() {
+        guard case .value(let property, let curve, _, _) = step else { continue }
+        switch property {
+        case .velocityX, .velocityY, .velocityZ, .spin, .scaleSpeed: keyedIntegrals[i] += curve.value(at: u) * h
+        default: break
+        }
       }
-      rotation += Float(spinNow * h)
-      scale += Float(scaleSpeedNow * h)
+      rotation += spin * Float(h)
+      scale += scaleSpeed * Float(h)
       color += colorSpeed * Float(h)
     }
   }
 
-  /// The forces' velocity with the keyed velocities applied at `u`.
-  private func keyedVelocity(u: Double, _ program: BehaviorProgram) -> SIMD3<Double> {
-    var v = motionVelocity
-    for case .value(let property, let curve, let additive, _) in program.curves {
-      let axis: Int? =
-        switch property {
-        case .velocityX: 0
-        case .velocityY: 1
-        case .velocityZ: 2
-        default: nil
-        }
-      guard let axis else { continue }
-      v[axis] = additive ? v[axis] + curve.value(at: u) : curve.value(at: u)
-    }
-    return v
-  }
-
   /// The drawn state: without behaviors, the Euler state (scale clamped at
-  /// 0, colour to [0, 1]); with them, the moved state with the keyed
-  /// positions, rotations, scales and colours, the colour curves and the
-  /// alignment applied in list order at the particle's age.
+  /// 0, colour to [0, 1]); with them, the moved state, then every curve in
+  /// list order at the particle's age (keyed rates from their summed
+  /// integrals), then the clamps.
   var drawnState: BehaviorState {
     guard let program = behaviors else {
       return BehaviorState(
         position: position, velocity: velocity, scale: Swift.max(0, scale), rotation: rotation, color: drawnColor)
     }
-    let u = Swift.min(Swift.max(age / Double(lifetime), 0), 1)
+    let life = Double(lifetime)
+    let u = Swift.min(Swift.max(age / life, 0), 1)
     var p = motionPosition
-    var v = keyedVelocity(u: u, program)
+    var v = motionVelocity
     var drawnRotation = rotation
     var drawnScale = scale
     var c = color
-    for step in program.curves {
+    for (index, step) in program.curves.enumerated() {
       switch step {
       case .value(let property, let curve, let additive, _):
         let k = curve.value(at: u)
+        let integral = keyedIntegrals[index]
         func keyed(_ x: Float) -> Float { additive ? x + Float(k) : Float(k) }
         switch property {
         case .positionX, .positionY, .positionZ:
           let i = property == .positionX ? 0 : property == .positionY ? 1 : 2
-          let rate = curve.slope(at: u) / Double(lifetime)
+          let rate = curve.slope(at: u) / life
           p[i] = additive ? p[i] + k : k
           v[i] = additive ? v[i] + rate : rate
+        case .velocityX, .velocityY, .velocityZ:
+          let i = property == .velocityX ? 0 : property == .velocityY ? 1 : 2
+          v[i] = additive ? v[i] + k : k
+          p[i] = additive ? p[i] + integral : Double(birthPosition[i]) + integral
+        case .spin: drawnRotation = additive ? drawnRotation + Float(integral) : Float(integral)
+        case .scaleSpeed: drawnScale = additive ? drawnScale + Float(integral) : birthScale + Float(integral)
         case .rotation: drawnRotation = keyed(drawnRotation)
         case .scale: drawnScale = keyed(drawnScale)
         case .colorRed: c.x = keyed(c.x)
         case .colorGreen: c.y = keyed(c.y)
         case .colorBlue: c.z = keyed(c.z)
         case .colorAlpha: c.w = keyed(c.w)
-        case .velocityX, .velocityY, .velocityZ, .mass, .spin, .scaleSpeed: break
+        case .mass: break
         }
       case .color(let channels, _):
         for i in 0..<4 { c[i] *= Float(channels[i].value(at: u)) }

@@ -61,12 +61,21 @@ public final class NaiveParticleSimulator {
     /// forces in small explicit steps (the drawn state adds the curves).
     var motionPosition: SIMD3<Double>
     var motionVelocity: SIMD3<Double>
+    /// With behaviors: per curve of the program, the integral over the age
+    /// of its keyed rate (velocity, spin or scale speed), summed step by step.
+    var keyedIntegrals: [Double]
+    /// The birth position and scale (replacing keyed rates start from them).
+    let birthPosition: SIMD3<Float>
+    let birthScale: Float
 
     init(_ r: BirthRecord, subCells: Int, behaviors: BehaviorProgram? = nil, mass: Double = 1) {
       self.behaviors = behaviors
       self.mass = mass
       motionPosition = SIMD3<Double>(r.position)
       motionVelocity = SIMD3<Double>(r.velocity)
+      keyedIntegrals = Array(repeating: 0, count: behaviors?.curves.count ?? 0)
+      birthPosition = r.position
+      birthScale = r.scale
       id = r.id
       cell = Int(r.cell)
       birthTime = r.birthTime
