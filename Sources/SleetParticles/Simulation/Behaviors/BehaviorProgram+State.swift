@@ -64,8 +64,7 @@ extension BehaviorProgram {
     var color = r.color + r.colorSpeed * SIMD4(repeating: af)
     for i in 0..<hot.curves.count {
       switch hot.curves[i] {
-      case .value(let property, let curve, let additive, let enabled):
-        guard enabled.value(at: t).x != 0 else { continue }
+      case .value(let property, let curve, let additive):
         let k = curve.value(at: u)
         switch property {
         case .positionX, .positionY, .positionZ:
@@ -101,13 +100,11 @@ extension BehaviorProgram {
           let c = property == .colorRed ? 0 : property == .colorGreen ? 1 : property == .colorBlue ? 2 : 3
           color[c] = additive ? color[c] + Float(k) : Float(k)
         }
-      case .color(let channels, let enabled):
-        guard enabled.value(at: t).x != 0 else { continue }
+      case .color(let channels):
         color *= SIMD4(
           Float(channels[0].value(at: u)), Float(channels[1].value(at: u)), Float(channels[2].value(at: u)),
           Float(channels[3].value(at: u)))
-      case .alignToMotion(let radians, let enabled):
-        guard enabled.value(at: t).x != 0 else { continue }
+      case .alignToMotion(let radians):
         rotation = Float(atan2(v.y, v.x) + radians)
       }
     }

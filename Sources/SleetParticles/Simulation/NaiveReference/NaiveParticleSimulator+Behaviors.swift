@@ -43,7 +43,7 @@ extension NaiveParticleSimulator.Particle {
       motionVelocity += (g + force / m) * h
       motionPosition += motionVelocity * h
       for (i, step) in program.curves.enumerated() {
-        guard case .value(let property, let curve, _, _) = step else { continue }
+        guard case .value(let property, let curve, _) = step else { continue }
         switch property {
         case .velocityX, .velocityY, .velocityZ, .spin, .scaleSpeed: keyedIntegrals[i] += curve.value(at: u) * h
         default: break
@@ -73,7 +73,7 @@ extension NaiveParticleSimulator.Particle {
     var c = color
     for (index, step) in program.curves.enumerated() {
       switch step {
-      case .value(let property, let curve, let additive, _):
+      case .value(let property, let curve, let additive):
         let k = curve.value(at: u)
         let integral = keyedIntegrals[index]
         func keyed(_ x: Float) -> Float { additive ? x + Float(k) : Float(k) }
@@ -97,9 +97,9 @@ extension NaiveParticleSimulator.Particle {
         case .colorAlpha: c.w = keyed(c.w)
         case .mass: break
         }
-      case .color(let channels, _):
+      case .color(let channels):
         for i in 0..<4 { c[i] *= Float(channels[i].value(at: u)) }
-      case .alignToMotion(let radians, _):
+      case .alignToMotion(let radians):
         drawnRotation = Float(atan2(v.y, v.x) + radians)
       }
     }
