@@ -55,36 +55,26 @@ enum AxisMotion {
     κ == 0 || !hasWaves
   }
 
-  /// The position and velocity at age a ≥ 0. Requires λ ≥ 0, and no waves
-  /// where κ ≠ 0 (``isClosedForm(spring:hasWaves:)``).
+  /// The position and velocity of one axis at age a ≥ 0: the three-axis
+  /// form on that axis alone. Requires λ ≥ 0, and no waves where κ ≠ 0
+  /// (``isClosedForm(spring:hasWaves:)``).
   ///
-  /// - Complexity: O(1 + waves.count); no allocation.
+  /// - Complexity: O(1 + waves.count).
   static func state(
     p0: Double, v0: Double, acceleration g: Double, drag λ: Double, spring κ: Double, center c: Double,
     waves: [WaveTerm], birthTime T0: Double, age a: Double
   ) -> (position: Double, velocity: Double) {
-    if κ == 0 {
-      let φ = ExponentialPhi(-λ * a)
-      var velocity = v0 * φ.exponential + g * (a * φ.phi1)
-      var position = p0 + v0 * (a * φ.phi1) + g * (a * a * φ.phi2)
-      for wave in waves {
-        let response = wave.profile.response(from: T0, age: a, decay: λ)
-        velocity += wave.amplitude * response.velocity
-        position += wave.amplitude * response.displacement
-      }
-      return (position, velocity)
-    }
-    assert(waves.isEmpty, "a wave under a spring has no closed form here")
-    let unit = DampedOscillator(drag: λ, spring: κ, age: a)
-    let force = g + κ * (c - p0)
-    return (p0 + v0 * unit.impulse + force * unit.step, v0 * unit.impulseRate + force * unit.impulse)
+    let s = state(
+      position: SIMD3(p0, 0, 0), velocity: SIMD3(v0, 0, 0), acceleration: SIMD3(g, 0, 0), drag: λ, spring: κ,
+      center: SIMD3(c, 0, 0), waves: waves.map { WaveForce(force: SIMD3($0.amplitude, 0, 0), profile: $0.profile) },
+      birthTime: T0, age: a)
+    return (s.position.x, s.velocity.x)
   }
 
   /// The three axes at once, for one drag λ and one spring κ on every axis
   /// (a radial attractor): the φ functions, the oscillator and each wave's
-  /// response are computed once, not per axis. Equal bit for bit, lane by
-  /// lane, to ``state(p0:v0:acceleration:drag:spring:center:waves:birthTime:age:)``
-  /// with that axis's components.
+  /// response are computed once, not per axis; each lane is the one-axis
+  /// law above.
   ///
   /// - Complexity: O(1 + waves.count); no allocation.
   static func state(
