@@ -19,8 +19,11 @@ packages=(
   libpng-dev zlib1g-dev                          # SleetPreview: PNG, APNG
   libwebp-dev libgif-dev                         # SleetPreview: animated WebP, GIF
   libegl-dev libgles-dev libegl-mesa0 libgl1-mesa-dri  # SleetGPU (EGL, OpenGL ES 3.1)
+  libavcodec-dev libavformat-dev libswscale-dev libavutil-dev  # SleetVideo: MP4, WebM, MOV
+  libsdl2-dev                                    # sleet play: the live player's window
   # Tests: the C API's ctypes test, the independent image decoders, the demo page in a browser.
   python3 python3-pil chromium
+  ffmpeg xvfb                                    # the video tests' decoder (ffprobe); the player under X
 )
 
 if [ "${1-}" = "--list" ]; then
