@@ -18,7 +18,8 @@ let package = Package(
     // One product per module, for programs that need less than the umbrella
     // (README, "Products"): only SleetBLAS links OpenBLAS, only SleetPreview
     // libpng and libwebp/giflib, only SleetGPU EGL and OpenGL ES (not in the
-    // umbrella: docs/gpu.md); SleetMath, SleetParticles, SleetShatter and
+    // umbrella: docs/gpu.md), only SleetVideo FFmpeg's libraries (not in the
+    // umbrella: docs/rendering.md, "Video"); SleetMath, SleetParticles, SleetShatter and
     // SleetTransitions need no system library.
     .library(name: "SleetMath", targets: ["SleetMath"]),
     .library(name: "SleetBLAS", targets: ["SleetBLAS"]),
@@ -27,6 +28,7 @@ let package = Package(
     .library(name: "SleetTransitions", targets: ["SleetTransitions"]),
     .library(name: "SleetPreview", targets: ["SleetPreview"]),
     .library(name: "SleetGPU", targets: ["SleetGPU"]),
+    .library(name: "SleetVideo", targets: ["SleetVideo"]),
     // The C API (docs/c-api.md): libSleetKitC.so and include/sleetkit.h.
     .library(name: "SleetKitC", type: .dynamic, targets: ["SleetKitC"]),
     .executable(name: "sleet", targets: ["sleet"]),
@@ -69,6 +71,13 @@ let package = Package(
       name: "SleetGPU",
       dependencies: ["SleetParticles", "CEGL", "CGLES"],
       swiftSettings: swiftSettings),
+    // MP4 (H.264), WebM (VP9 with alpha) and MOV (ProRes 4444 with alpha)
+    // through FFmpeg's libraries (docs/rendering.md, "Video"). Its own
+    // module, like SleetGPU: the umbrella's users need no FFmpeg.
+    .target(
+      name: "SleetVideo",
+      dependencies: ["SleetPreview", "CFFmpeg"],
+      swiftSettings: swiftSettings),
     // The umbrella: re-exports the modules above and nothing else.
     .target(
       name: "SleetKit",
@@ -93,7 +102,7 @@ let package = Package(
     // The `sleet` commands live in a library so tests can run them in-process.
     .target(
       name: "SleetCLI",
-      dependencies: ["SleetKit", "SleetGPU"],
+      dependencies: ["SleetKit", "SleetGPU", "SleetVideo"],
       swiftSettings: swiftSettings),
     .executableTarget(
       name: "sleet",
@@ -148,6 +157,13 @@ let package = Package(
     .systemLibrary(
       name: "CGIF",
       providers: [.apt(["libgif-dev"])]),
+    // libavformat, libavcodec, libswscale, libavutil (FFmpeg 5.1 in Debian):
+    // one pkg-config file gives their include folder; module.modulemap links
+    // all four.
+    .systemLibrary(
+      name: "CFFmpeg",
+      pkgConfig: "libavformat",
+      providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),
     .systemLibrary(
       name: "CEGL",
       pkgConfig: "egl",
@@ -200,6 +216,10 @@ let package = Package(
     .testTarget(
       name: "SleetGPUTests",
       dependencies: ["SleetGPU", "SleetParticles"],
+      swiftSettings: swiftSettings),
+    .testTarget(
+      name: "SleetVideoTests",
+      dependencies: ["SleetVideo", "SleetPreview", "_SleetTestSupport"],
       swiftSettings: swiftSettings),
     .testTarget(
       name: "SleetCLITests",
