@@ -129,10 +129,6 @@ public final class VideoEncoder {
     stream.pointee.r_frame_rate = codec.pointee.framerate
     let copied = avcodec_parameters_from_context(stream.pointee.codecpar, codec)
     guard copied >= 0 else { throw .library(copied, doing: "describing the video stream") }
-    if format == .webm {
-      // Matroska's AlphaMode 1: the VP9 alpha plane rides in BlockAdditions.
-      _ = av_dict_set(&stream.pointee.metadata, "alpha_mode", "1", 0)
-    }
   }
 
   deinit {
