@@ -1,8 +1,10 @@
 import SleetKit
+import SleetVideo
 
 /// The file format of an animation output, chosen by `--out`'s extension
-/// (`.apng`, `.webp`, `.gif`) or prefix (`apng:-`, `webp:-`, `gif:-`), with
-/// its format-specific options (docs/rendering.md, "Animation formats").
+/// (`.apng`, `.webp`, `.gif`, `.mp4`, `.webm`, `.mov`) or prefix (`apng:-`,
+/// `webp:-`, `gif:-`), with its format-specific options (docs/rendering.md,
+/// "Animation formats" and "Video").
 enum AnimationFormat: Sendable, Equatable {
   /// Animated PNG: lossless, streamed (``APNGFileWriter``).
   case apng
@@ -10,6 +12,9 @@ enum AnimationFormat: Sendable, Equatable {
   case webp(WebPAnimationOptions)
   /// GIF through giflib (``GIFFileWriter``): `--dither`.
   case gif(GIFDither)
+  /// A video through FFmpeg (``VideoFileWriter``), to a file only: MP4 takes
+  /// `--crf` and `--preset`.
+  case video(VideoFormat, VideoOptions)
 
   /// The format an extension (lowercased, without the dot) names.
   init?(extension name: String) {
@@ -17,25 +22,30 @@ enum AnimationFormat: Sendable, Equatable {
     case "apng": self = .apng
     case "webp": self = .webp(WebPAnimationOptions())
     case "gif": self = .gif(.ordered)
-    default: return nil
+    default:
+      guard let video = VideoFormat(extension: name) else { return nil }
+      self = .video(video, VideoOptions())
     }
   }
 
-  /// The extension and the name messages use: `apng`, `webp`, `gif`.
+  /// The extension and the name messages use: `apng`, `webp`, `gif`,
+  /// `mp4`, `webm`, `mov`.
   var name: String {
     switch self {
     case .apng: "apng"
     case .webp: "webp"
     case .gif: "gif"
+    case .video(let format, _): format.rawValue
     }
   }
 
-  /// The format's name in messages: `APNG`, `WebP`, `GIF`.
+  /// The format's name in messages: `APNG`, `WebP`, `GIF`, `MP4 (H.264)`, …
   var title: String {
     switch self {
     case .apng: "APNG"
     case .webp: "WebP"
     case .gif: "GIF"
+    case .video(let format, _): format.title
     }
   }
 
@@ -44,6 +54,8 @@ enum AnimationFormat: Sendable, Equatable {
     (OptionTable.quality, "webp", "WebP output (FILE.webp or webp:-)"),
     (OptionTable.lossless, "webp", "WebP output (FILE.webp or webp:-)"),
     (OptionTable.dither, "gif", "GIF output (FILE.gif or gif:-)"),
+    (OptionTable.crf, "mp4", "MP4 output (FILE.mp4)"),
+    (OptionTable.preset, "mp4", "MP4 output (FILE.mp4)"),
   ]
 
   /// The most frames per second a GIF is written at: its delays are whole
@@ -51,7 +63,8 @@ enum AnimationFormat: Sendable, Equatable {
   static let maximumGIFFramesPerSecond = 50
 
   /// Reads the format's options from `arguments` (`--quality Q` in 0…100
-  /// and `--lossless` for WebP, `--dither ordered|none` for GIF).
+  /// and `--lossless` for WebP, `--dither ordered|none` for GIF, `--crf N`
+  /// in 0…51 and `--preset NAME` for MP4).
   /// - Throws: `.usage` naming the flag when it belongs to another format
   ///   (or to none: a still or a folder of PNG frames), or its value is bad.
   static func readOptions(
@@ -80,7 +93,34 @@ enum AnimationFormat: Sendable, Equatable {
         GIFDither(rawValue: $0)
       }
       return .animation(path, .gif(dither ?? .ordered))
+    case .video(let format, _):
+      let crf = try arguments.integer(OptionTable.crf)
+      let preset = try arguments.choice(OptionTable.preset, VideoOptions.h264Presets) {
+        VideoOptions.h264Presets.contains($0) ? $0 : nil
+      }
+      return .animation(path, .video(format, VideoOptions(crf: crf, preset: preset)))
     }
+  }
+
+  /// Refuses a frame size a 4:2:0 video cannot store (an odd side), as a
+  /// usage error naming `flags` (what set the size) and the nearest even
+  /// sizes.
+  func checkFrameSize(width: Int, height: Int, flags: String) throws(CommandError) {
+    guard case .video(let format, _) = self, format.needsEvenSize, width % 2 != 0 || height % 2 != 0 else { return }
+    let below = "\(width - width % 2)×\(height - height % 2)"
+    let above = "\(width + width % 2)×\(height + height % 2)"
+    throw .usage(
+      "\(flags): \(width)×\(height) px, but \(format.title) needs an even width and height (4:2:0 chroma): choose a size of \(below) or \(above) px (FILE.mov takes any size)"
+    )
+  }
+
+  /// Refuses a background with alpha < 1 for a format without alpha
+  /// (MP4), as a usage error naming `--background`.
+  func checkBackground(_ color: ColorRGBA) throws(CommandError) {
+    guard case .video(let format, _) = self, !format.hasAlpha, color.alpha < 1 else { return }
+    throw .usage(
+      "--background: alpha \(numberText(Double(color.alpha))) < 1 asks for transparency, but \(format.title) stores no alpha: write FILE.webm (VP9) or FILE.mov (ProRes 4444), which carry alpha, or give an opaque background"
+    )
   }
 
   /// Refuses a frame rate the format cannot show (GIF over
@@ -106,6 +146,7 @@ final class AnimationWriter {
     case webpStream(WebPAnimationEncoder)
     case gifFile(GIFFileWriter)
     case gifStream(GIFStreamEncoder)
+    case videoFile(VideoFileWriter)
   }
 
   private var sink: Sink
@@ -115,10 +156,14 @@ final class AnimationWriter {
   let format: AnimationFormat
 
   /// Starts an animation of `frameCount` frames of `width × height` pixels
-  /// at `path` (`-`: standard output, where an APNG needs the count first).
+  /// at `path` (`-`: standard output, where an APNG needs the count first;
+  /// never a video, which ``RenderTarget`` refuses there). A video needs
+  /// `fps`, its frame rate; the other formats take each frame's delay as it
+  /// is appended.
   /// - Throws: `.failure` when the file cannot be created or stdout written.
   init(
-    _ format: AnimationFormat, path: String, width: Int, height: Int, frameCount: Int, output: CommandOutput
+    _ format: AnimationFormat, path: String, width: Int, height: Int, frameCount: Int, fps: Int? = nil,
+    output: CommandOutput
   ) throws(CommandError) {
     self.format = format
     self.path = path
@@ -148,6 +193,14 @@ final class AnimationWriter {
         try RenderOutput.imageFile { () throws(ImageFileError) in
           try GIFFileWriter(path: path, width: width, height: height, dither: dither)
         })
+    case .video(let video, let options):
+      precondition(!toStandardOutput, "AnimationWriter: a video goes to a seekable file, not standard output")
+      guard let fps else { preconditionFailure("AnimationWriter: a video needs its frame rate") }
+      sink = .videoFile(
+        try RenderOutput.imageFile { () throws(ImageFileError) in
+          try VideoFileWriter(
+            path: path, format: video, width: width, height: height, framesPerSecond: fps, options: options)
+        })
     }
   }
 
@@ -170,6 +223,8 @@ final class AnimationWriter {
         try encoding { () throws(AnimationEncodingError) in try encoder.append(contentsOf: frames, delays: delays) })
     case .gifFile(let writer):
       try RenderOutput.imageFile { () throws(ImageFileError) in try writer.append(contentsOf: frames, delays: delays) }
+    case .videoFile(let writer):
+      try RenderOutput.imageFile { () throws(ImageFileError) in try writer.append(contentsOf: frames, delays: delays) }
     }
   }
 
@@ -185,6 +240,7 @@ final class AnimationWriter {
     case .gifStream(let encoder):
       try output.standardOutputData(try encoding { () throws(AnimationEncodingError) in try encoder.finish() })
     case .gifFile(let writer): try RenderOutput.imageFile { () throws(ImageFileError) in try writer.finish() }
+    case .videoFile(let writer): try RenderOutput.imageFile { () throws(ImageFileError) in try writer.finish() }
     }
   }
 

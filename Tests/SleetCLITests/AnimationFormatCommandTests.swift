@@ -180,7 +180,10 @@ struct AnimationFormatCommandTests {
       (render + ["--out", "a.gif", "--dither", "floyd"], "--dither"),
       (render + ["--out", "a.gif", "--fps", "60"], "--fps: GIF delays are whole centiseconds"),
       (render + ["--out", "a.webp", "--duration", "3600", "--fps", "240"], "864000 frames, at most 100000"),
-      (render + ["--out", "a.tiff"], "expected FILE.png, FILE.apng, FILE.webp, FILE.gif or a folder"),
+      (
+        render + ["--out", "a.tiff"],
+        "expected FILE.png, FILE.apng, FILE.webp, FILE.gif, FILE.mp4, FILE.webm, FILE.mov or a folder"
+      ),
       (
         [
           "transition", "render", "--style", "fade", "--from", "a.png", "--to", "b.png", "--out", "t.apng",

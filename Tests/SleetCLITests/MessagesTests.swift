@@ -75,7 +75,7 @@ struct MessagesTests {
     #expect(
       RenderCommand.optionNames == [
         "out", "force", "gpu", "seed", "duration", "fps", "start", "time", "size", "scale", "background", "frames",
-        "shard", "quality", "lossless", "dither",
+        "shard", "quality", "lossless", "dither", "crf", "preset",
       ])
     #expect(ShatterRenderCommand.optionNames == TransitionRenderCommand.optionNames)
   }

@@ -143,7 +143,7 @@ struct OptionTableTests {
     "target-rect": "0,0,2,2", "button": "0,0,2,2", "divisor": "2", "progress": "0.5", "json": "", "from": "a.png",
     "to": "b.png", "gesture": "g.json", "completion-speed": "1", "image": "i.png", "hold": "0", "backend": "simd",
     "effect": "snow", "step": "0.5", "threads": "1", "budget": "100", "cap": "", "format": "json", "interval": "0.5",
-    "width": "100", "parameter": "width=100", "only": "snow",
+    "width": "100", "parameter": "width=100", "only": "snow", "crf": "20", "preset": "fast",
   ]
 
   /// Every `--name` a help text mentions (names without `--`), `--help` aside.

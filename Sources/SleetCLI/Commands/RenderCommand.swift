@@ -11,13 +11,15 @@ import Synchronization
 /// `sleet render`: an effect as a still, an animation or numbered frames.
 struct RenderCommand: SleetCommand {
   static let path = ["render"]
-  static let summary = "render an effect to a PNG still, an animation (APNG, WebP, GIF) or numbered PNG frames"
+  static let summary =
+    "render an effect to a PNG still, an animation (APNG, WebP, GIF), a video (MP4, WebM, MOV) or numbered PNG frames"
   static let about = """
     usage: sleet render EFFECT|FILE.json --out FILE.png|FILE.apng|FILE.webp|FILE.gif|DIR|-|apng:- [--force]
                         [--seed N] [--duration S] [--fps F] [--start T] [--time T]
                         [--size WxH] [--scale PX_PER_PT] [--background RGBA] [--gpu]
                         [--frames A-B | --shard i/n]
                         [--quality Q] [--lossless] [--dither ordered|none]
+                        [--crf N] [--preset NAME]
 
     Simulates a built-in preset (see 'sleet presets list') or an effect file
     and draws it with the preview renderer over the background colour.
@@ -28,6 +30,12 @@ struct RenderCommand: SleetCommand {
       FILE.gif    the same animation as GIF (252 colours, at most \(AnimationFormat.maximumGIFFramesPerSecond) fps);
                   WebP and GIF store delays in whole ms and cs: each frame
                   starts at its exact time rounded, so the total is exact
+      FILE.mp4    the same animation as H.264 video (yuv420p, no alpha:
+                  --background must be opaque; --crf, --preset)
+      FILE.webm   as VP9 video with alpha (yuva420p)
+      FILE.mov    as ProRes 4444 video with alpha (yuva444p10le)
+                  MP4 and WebM need an even width and height; a video goes
+                  to a file, not to standard output (docs/rendering.md, "Video")
       DIR         the same frames as DIR/frame-0000.png, frame-0001.png, …
                   (a path ending in '/' or without a .png/.apng extension;
                   the folder is created if its parent exists)
@@ -50,8 +58,8 @@ struct RenderCommand: SleetCommand {
     --frames and --shard render part of the animation: frame k is the one at
     --start + k/F, numbered k in a folder, so pieces rendered by several
     processes or machines into one folder make the whole sequence (with
-    --force a piece removes only its own frames); an .apng of a piece is an
-    animation of just those frames (docs/rendering.md, "Splitting a render
+    --force a piece removes only its own frames); an .apng or a video of a
+    piece is an animation of just those frames (docs/rendering.md, "Splitting a render
     across processes or machines").
 
     Before drawing, the checks of 'sleet validate' run (cells, sprites,
@@ -85,6 +93,10 @@ struct RenderCommand: SleetCommand {
     }
     let canvas = try RenderOptions.canvas(&arguments)
     let background = try RenderOptions.background(&arguments)
+    if case .animation(_, let format) = target {
+      try format.checkFrameSize(width: canvas.pixelWidth, height: canvas.pixelHeight, flags: "--size × --scale")
+      try format.checkBackground(background)
+    }
     guard let name = arguments.positional() else { throw .usage("missing the effect: a preset name or FILE.json") }
     try arguments.finish()
 
@@ -184,10 +196,12 @@ enum RenderTarget: Sendable {
   case animation(String, AnimationFormat)
   case folder(String)
 
-  /// `.png` → still, `.apng`, `.webp`, `.gif` → animation in that format
-  /// (``AnimationFormat``, default options), a trailing `/` or no extension
-  /// → folder; `-` or `png:-` → a still on standard output, `apng:-`,
-  /// `webp:-`, `gif:-` → an animation there (all with the path `-`).
+  /// `.png` → still, `.apng`, `.webp`, `.gif`, `.mp4`, `.webm`, `.mov` →
+  /// animation in that format (``AnimationFormat``, default options), a
+  /// trailing `/` or no extension → folder; `-` or `png:-` → a still on
+  /// standard output, `apng:-`, `webp:-`, `gif:-` → an animation there (all
+  /// with the path `-`); `mp4:-`, `webm:-`, `mov:-` are refused (a video
+  /// container needs a seekable file).
   init(_ path: String) throws(CommandError) {
     switch path {
     case "-", "png:-":
@@ -196,6 +210,10 @@ enum RenderTarget: Sendable {
     case "apng:-", "webp:-", "gif:-":
       self = .animation("-", AnimationFormat(extension: String(path.dropLast(2)))!)
       return
+    case "mp4:-", "webm:-", "mov:-":
+      throw .usage(
+        "--out \(path): a video cannot go to standard output: its container is finished by rewriting earlier bytes (MP4's and MOV's sample tables and sizes, WebM's duration and cues), which needs a file; write FILE.\(path.dropLast(2))"
+      )
     case "":
       throw .usage("--out: the path is empty")
     case "-/":
@@ -213,7 +231,8 @@ enum RenderTarget: Sendable {
     } else if path.hasSuffix("/") || !name.contains(".") {
       self = .folder(path.hasSuffix("/") && path.count > 1 ? String(path.dropLast()) : path)
     } else {
-      throw .usage("--out \(path): expected FILE.png, FILE.apng, FILE.webp, FILE.gif or a folder")
+      throw .usage(
+        "--out \(path): expected FILE.png, FILE.apng, FILE.webp, FILE.gif, FILE.mp4, FILE.webm, FILE.mov or a folder")
     }
   }
 
@@ -400,11 +419,10 @@ enum RenderOutput {
         FileOutput.removeStaleTemporaries(inFolder: folder) { $0 == name }
       }
       var writer: AnimationWriter?
-      for batch in batches {
-        let frames = try render(batch)
+      try pipeline(batches, render: render) { (frames: [RGBAImage]) throws(CommandError) in
         if writer == nil {
           writer = try AnimationWriter(
-            format, path: path, width: frames[0].width, height: frames[0].height, frameCount: times.count,
+            format, path: path, width: frames[0].width, height: frames[0].height, frameCount: times.count, fps: fps,
             output: output)
         }
         try writer!.append(frames, delay: delay)
@@ -418,8 +436,7 @@ enum RenderOutput {
       if force { try OutputCheck.removeOwnedFiles(in: path, owns: selection.owns) }
       FileOutput.removeStaleTemporaries(inFolder: path, for: selection.owns)
       var start = selection.range.lowerBound
-      for batch in batches {
-        let frames = try render(batch)
+      try pipeline(batches, render: render) { (frames: [RGBAImage]) throws(CommandError) in
         let encoded = ParallelSlots<[UInt8]>(count: frames.count)
         DispatchQueue.concurrentPerform(iterations: frames.count) { i in encoded.set(i, PNGFile.encode(frames[i])) }
         for (i, bytes) in encoded.values.enumerated() {
@@ -435,6 +452,49 @@ enum RenderOutput {
       }
     }
     progress.finish()
+  }
+
+  /// Renders `batches` in order and hands each batch's frames to `consume`,
+  /// in order, rendering batch k + 1 on another thread while batch k is
+  /// consumed (converted, encoded, written) on this one, so rendering and
+  /// encoding overlap and both cores work. At most two batches of frames
+  /// exist at once, whatever the number of batches. The frames are the
+  /// same as rendering and consuming one batch after the other: only the
+  /// schedule differs.
+  ///
+  /// On a failure of either side, the other side's work in flight is
+  /// waited for (its result dropped) and the first error in batch order is
+  /// thrown.
+  static func pipeline(
+    _ batches: [[Double]], render: ([Double]) throws(CommandError) -> [RGBAImage],
+    consume: ([RGBAImage]) throws(CommandError) -> Void
+  ) throws(CommandError) {
+    guard !batches.isEmpty else { return }
+    let outcome = withoutActuallyEscaping(render) { render -> Result<Void, CommandError> in
+      let job = _RenderJob(render)
+      // The closure is released before `withoutActuallyEscaping` returns:
+      // the job holds it, and `finish` drops it once the last render is
+      // joined.
+      defer { job.finish() }
+      var next = job.renderHere(batches[0])
+      for k in batches.indices {
+        let frames: [RGBAImage]
+        switch next {
+        case .success(let rendered): frames = rendered
+        case .failure(let error): return .failure(error)
+        }
+        if k + 1 < batches.count { job.start(batches[k + 1]) }
+        do throws(CommandError) {
+          try consume(frames)
+        } catch {
+          if k + 1 < batches.count { _ = job.join() }
+          return .failure(error)
+        }
+        if k + 1 < batches.count { next = job.join() }
+      }
+      return .success(())
+    }
+    try outcome.get()
   }
 
   /// `body`'s result, an image-file error becoming a `.failure` with its
@@ -460,6 +520,48 @@ enum RenderOutput {
     let message = "\(flag) \(path): cannot create the folder: \(reason)"
     throw code == ENOENT || code == ENOTDIR || code == EEXIST ? .usage(message) : .failure(message)
   }
+}
+
+/// A render closure run on another thread, one batch at a time:
+/// ``RenderOutput/pipeline(_:render:consume:)``'s background renderer.
+private final class _RenderJob: @unchecked Sendable {
+  // Safe to mark Sendable: `render` is called by one thread at a time (a
+  // batch is started only after the previous one was joined, and the
+  // caller's thread calls it only before the first start), `result` is
+  // written by the rendering thread before it signals `done` and read by
+  // the caller's thread after it waits on `done`.
+  private var render: (([Double]) throws(CommandError) -> [RGBAImage])?
+  private var result: Result<[RGBAImage], CommandError>?
+  private let done = DispatchSemaphore(value: 0)
+
+  init(_ render: @escaping ([Double]) throws(CommandError) -> [RGBAImage]) { self.render = render }
+
+  /// Renders `times` on the caller's thread.
+  func renderHere(_ times: [Double]) -> Result<[RGBAImage], CommandError> {
+    do throws(CommandError) {
+      return .success(try render!(times))
+    } catch {
+      return .failure(error)
+    }
+  }
+
+  /// Starts rendering `times` on a global queue's thread.
+  func start(_ times: [Double]) {
+    DispatchQueue.global().async { [self] in
+      result = renderHere(times)
+      done.signal()
+    }
+  }
+
+  /// Waits for the render ``start(_:)`` began and returns its result.
+  func join() -> Result<[RGBAImage], CommandError> {
+    done.wait()
+    defer { result = nil }
+    return result!
+  }
+
+  /// Drops the render closure (every started render has been joined).
+  func finish() { render = nil }
 }
 
 /// Slots that parallel iterations fill, one each (each slot is written by one

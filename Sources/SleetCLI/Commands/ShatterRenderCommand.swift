@@ -15,6 +15,7 @@ struct ShatterRenderCommand: SleetCommand {
                                 [--fps F] [--time T] [--hold S] [--gesture FILE.json]
                                 [--frames A-B | --shard i/n]
                                 [--quality Q] [--lossless] [--dither ordered|none]
+                                [--crf N] [--preset NAME]
 
     The same as 'sleet transition render' with --style checkerboard (the
     default here), explode or glassBreak, and the same options (the other
@@ -25,6 +26,8 @@ struct ShatterRenderCommand: SleetCommand {
       FILE.apng   the whole transition from t = 0 to its end (+ --hold) at
                   --fps, loop forever
       FILE.webp   the same as WebP, FILE.gif as GIF (see 'sleet render --help')
+      FILE.mp4, FILE.webm, FILE.mov
+                  the same as H.264, VP9 with alpha or ProRes 4444 video
       DIR         the same frames as DIR/frame-0000.png, …
     """
 

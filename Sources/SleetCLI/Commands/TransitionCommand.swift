@@ -194,6 +194,7 @@ struct TransitionRenderCommand: SleetCommand {
                                    [--fps F] [--time T | --progress P] [--hold S]
                                    [--frames A-B | --shard i/n]
                                    [--quality Q] [--lossless] [--dither ordered|none]
+                                   [--crf N] [--preset NAME]
 
     Draws the transition from picture A to picture B. The pictures define the
     container: W×H pixels is a W×H point container drawn at 1 pixel per point,
@@ -203,6 +204,10 @@ struct TransitionRenderCommand: SleetCommand {
                   --fps, loop forever
       FILE.webp   the same as WebP (lossy, or --lossless); FILE.gif as GIF
                   (252 colours, at most \(AnimationFormat.maximumGIFFramesPerSecond) fps); see 'sleet render --help'
+      FILE.mp4, FILE.webm, FILE.mov
+                  the same as H.264, VP9 with alpha or ProRes 4444 with
+                  alpha video (--crf, --preset for MP4; MP4 and WebM need an
+                  even width and height); see 'sleet render --help'
       DIR         the same frames as DIR/frame-0000.png, …
       - or png:-  the still on standard output; apng:-, webp:-, gif:- the
                   animation
@@ -240,6 +245,9 @@ struct TransitionRenderCommand: SleetCommand {
     let request = try TransitionRenderRequest(style: style, &arguments)
     let target = request.target
     let (from, to) = try request.readPictures()
+    if case .animation(_, let format) = target {
+      try format.checkFrameSize(width: from.width, height: from.height, flags: "--from \(request.fromPath)")
+    }
     let transition = try TransitionCommandOptions.transition(
       style: style, direction: request.direction, width: Double(from.width), height: Double(from.height),
       options: request.options, sizeFlag: "--from")

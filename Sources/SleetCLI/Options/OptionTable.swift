@@ -1,4 +1,5 @@
 import SleetKit
+import SleetVideo
 
 /// Every option of every `sleet` command, each declared once
 /// (``CommandOption``): the one table that help, parsing, range checks,
@@ -50,7 +51,7 @@ enum OptionTable {
 
   static let out = CommandOption(
     "out", "PATH",
-    "where to write: FILE.png, FILE.apng, FILE.webp, FILE.gif, a folder, - or apng:-, webp:-, gif:- (see above)",
+    "where to write: FILE.png, FILE.apng, FILE.webp, FILE.gif, FILE.mp4, FILE.webm, FILE.mov, a folder, - or apng:-, webp:-, gif:- (see above)",
     required: true, note: "its folder must exist", commands: renderers)
   static let force = CommandOption(
     "force", "replace an existing output (a folder's old frame-*.png files are removed first)", commands: renderers)
@@ -69,6 +70,12 @@ enum OptionTable {
   static let lossless = CommandOption("lossless", "WebP: exact pixels (libwebp lossless)", commands: renderers)
   static let dither = CommandOption(
     "dither", "D", "GIF: ordered (8×8 Bayer) or none", default: GIFDither.ordered.rawValue, commands: renderers)
+  static let crf = CommandOption(
+    "crf", "N", "MP4: x264's constant rate factor, lower is better and larger",
+    range: .integers(VideoOptions.h264CRFRange), default: "\(VideoOptions.defaultH264CRF)", commands: renderers)
+  static let preset = CommandOption(
+    "preset", "NAME", "MP4: x264's speed preset, " + VideoOptions.h264Presets.joined(separator: ", "),
+    default: VideoOptions.defaultH264Preset, commands: renderers)
   static let fps = CommandOption(
     "fps", "F", "frames per second of an animation", range: fpsRange, default: "\(RenderOptions.defaultFPS)",
     note: "GIF at most \(AnimationFormat.maximumGIFFramesPerSecond)", commands: renderers)
@@ -249,7 +256,8 @@ enum OptionTable {
     shatterDirection, transitionDirection, gesture, completionSpeed, image, imageRect, targetRect, button,
     transitionDivisor, shatterDivisor, randomSeed, backend, step, threads, budget, cap, format, statsDuration,
     interval, width, parameter, duration, fps, demoFPS, start, stillTime, renderTime, renderProgress, hold,
-    validateTime, layerSize, scale, demoScale, background, only, frames, shard, quality, lossless, dither, json,
+    validateTime, layerSize, scale, demoScale, background, only, frames, shard, quality, lossless, dither, crf,
+    preset, json,
   ]
 
   /// The options of the command at `path`, in the order help lists them.
