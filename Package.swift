@@ -110,7 +110,7 @@ let package = Package(
       swiftSettings: swiftSettings),
     .executableTarget(
       name: "sleet-bench",
-      dependencies: ["SleetKit", "CParticleBaseline", "SleetGPU"],
+      dependencies: ["SleetKit", "CParticleBaseline", "SleetGPU", "SleetVideo", "SleetCLI"],
       path: "Benchmarks/sleet-bench",
       swiftSettings: swiftSettings),
     // The classic C SoA particle system sleet-bench compares against

@@ -95,6 +95,13 @@ struct BenchmarkGroup {
   /// the table is then followed by a line with each case's items per second
   /// (1 / median per item), e.g. frames per second.
   var itemName: String? = nil
+  /// For calls that last seconds (a whole export): this many samples of
+  /// one call each, with no warm-up or calibration call; nil: the usual
+  /// warm-up, ≥ 10 ms samples and ≥ 10 of them.
+  var fixedSamples: Int? = nil
+  /// Lines printed under the table once the cases are measured (what the
+  /// setup's state recorded while they ran: a per-stage time split).
+  var notes: (() -> [String])? = nil
   /// Untimed setup returning the cases; called once, just before measuring.
   /// A throw (a harness bug, e.g. an effect over the particle budget) fails
   /// this group only: the run goes on and exits non-zero at the end.
@@ -103,7 +110,7 @@ struct BenchmarkGroup {
   init(
     name: String, items: Int, byteModel: ByteModel, baseline: String?, reference: String?,
     timeRatios: [(numerator: String, denominator: String)] = [], itemName: String? = nil,
-    setup: @escaping () throws -> [BenchmarkCase]
+    fixedSamples: Int? = nil, notes: (() -> [String])? = nil, setup: @escaping () throws -> [BenchmarkCase]
   ) {
     self.name = name
     self.items = items
@@ -112,6 +119,8 @@ struct BenchmarkGroup {
     self.reference = reference
     self.timeRatios = timeRatios
     self.itemName = itemName
+    self.fixedSamples = fixedSamples
+    self.notes = notes
     self.setup = setup
   }
 }

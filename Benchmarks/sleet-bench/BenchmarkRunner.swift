@@ -21,6 +21,7 @@ struct BenchmarkRunner {
       particles,
       behaviors,
       particlesGPU,
+      export,
     ]
   }
 
@@ -176,12 +177,16 @@ struct BenchmarkRunner {
       latestProbe = probe.measure(samples: 5)
     }
     var iterations: [Int] = []
-    for c in cases {
-      c.body()  // warm-up: page faults, caches, lazy initialisation
-      iterations.append(calibrate(c.body))
+    if group.fixedSamples != nil {
+      iterations = Array(repeating: 1, count: cases.count)
+    } else {
+      for c in cases {
+        c.body()  // warm-up: page faults, caches, lazy initialisation
+        iterations.append(calibrate(c.body))
+      }
     }
     var samples = [[Double]](repeating: [], count: cases.count)
-    for _ in 0..<sampleCount {
+    for _ in 0..<(group.fixedSamples ?? sampleCount) {
       for (k, c) in cases.enumerated() {
         let n = iterations[k]
         let start = Clock.seconds()
@@ -270,6 +275,7 @@ struct BenchmarkRunner {
         "  \(ratio.numerator) / \(ratio.denominator) = \(format(n.nsPerItem / d.nsPerItem)) "
           + "(median ns per item \(format(n.nsPerItem)) / \(format(d.nsPerItem)); < 1: \(ratio.numerator) is faster)")
     }
+    for line in group.notes?() ?? [] { print("  " + line) }
   }
 
   // MARK: JSON
