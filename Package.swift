@@ -76,7 +76,7 @@ let package = Package(
     // module, like SleetGPU: the umbrella's users need no FFmpeg.
     .target(
       name: "SleetVideo",
-      dependencies: ["SleetPreview", "CFFmpeg"],
+      dependencies: ["SleetPreview", "CFFmpeg", "CSleetConversion"],
       swiftSettings: swiftSettings),
     // The umbrella: re-exports the modules above and nothing else.
     .target(
@@ -140,6 +140,9 @@ let package = Package(
     // of one constants row (closed form, transposes, stores), inlined into
     // SleetParticles.
     .systemLibrary(name: "CSleetKernels"),
+    // Headers only, nothing linked: SleetVideo's colour conversion (four
+    // pixels a step), inlined into SleetVideo.
+    .systemLibrary(name: "CSleetConversion"),
     .systemLibrary(
       name: "COpenBLAS",
       pkgConfig: "openblas",

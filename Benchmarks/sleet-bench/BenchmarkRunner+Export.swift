@@ -25,6 +25,31 @@ extension BenchmarkRunner {
       let frames = scale.dryRun ? 6 : 300
       let scenes: [(effect: String, start: Double)] = [("snow", 60), ("fireworks", 4)]
       return scenes.map { scene in exportGroup(effect: scene.effect, start: scene.start, frames: frames) }
+        + [conversionGroup]
+    }
+  }
+
+  /// The colour conversion alone (``AnimationEncoder/framePreparation``
+  /// of each video format, one frame a call, on one thread) of a snow
+  /// frame at 1080×1920; byte model: the Float frame read once.
+  private static var conversionGroup: BenchmarkGroup {
+    let (width, height) = (1080, 1920)
+    return BenchmarkGroup(
+      name: "convert \(width)x\(height)", items: 1,
+      byteModel: ByteModel(bytesPerItem: Double(width * height * 16), "\(width)×\(height) px × 16 B read"),
+      baseline: nil, reference: nil, itemName: "frame"
+    ) {
+      let system = try benchmarkSystem(try Effect.preset(named: "snow"), suite: "export")
+      system.seek(to: 60)
+      var frame = ParticleFrame()
+      system.render(into: &frame)
+      var image = RGBAImage(width: width, height: height, background: .black)
+      try Renderer(pixelsPerPoint: 3).render(frame, into: &image, sprites: SpriteLibrary(pixelsPerPoint: 3))
+      return try VideoFormat.allCases.map { format in
+        let prepare = try VideoEncoder(format: format, width: width, height: height, framesPerSecond: 60)
+          .framePreparation
+        return BenchmarkCase(format.rawValue) { blackHole(prepare(image)) }
+      }
     }
   }
 

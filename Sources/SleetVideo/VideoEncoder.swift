@@ -222,7 +222,7 @@ extension VideoEncoder: AnimationEncoder {
   /// Converts one image to the codec's pixel format (see ``VideoEncoder``).
   public var framePreparation: @Sendable (RGBAImage) -> VideoFrame {
     let pixelFormat = pixelFormat
-    return { VideoFrame(converted: _convert($0, to: pixelFormat)) }
+    return { VideoFrame(converted: _convertDirect($0, to: pixelFormat)) }
   }
 
   /// Writes the container's header.

@@ -23,15 +23,15 @@ final class _FrameBuffer: @unchecked Sendable {
   }
 }
 
-/// The colour conversion: premultiplied Float RGBA → straight 8-bit RGBA
-/// (``RGBAImage/straightRGBA8()``) → `pixelFormat` through libswscale,
-/// with BT.709 coefficients, full-range RGB in, limited-range YUV out
-/// (alpha stays full range, scaled to the format's depth). The frame is
-/// tagged so, as the codec context is.
+/// The colour conversion's naive twin, which the tests compare
+/// ``_convertDirect(_:to:)`` with: premultiplied Float RGBA → straight
+/// 8-bit RGBA (``RGBAImage/straightRGBA8()``) → `pixelFormat` through
+/// libswscale, with BT.709 coefficients, full-range RGB in, limited-range
+/// YUV out (alpha stays full range, scaled to the format's depth). The
+/// frame is tagged so, as the codec context is.
 ///
-/// Pure: a new scaler context a call (libswscale's are not thread-safe),
-/// so frames convert concurrently.
-func _convert(_ image: RGBAImage, to pixelFormat: AVPixelFormat) -> Result<_FrameBuffer, VideoError> {
+/// Pure: a new scaler context a call (libswscale's are not thread-safe).
+func _convertWithSwscale(_ image: RGBAImage, to pixelFormat: AVPixelFormat) -> Result<_FrameBuffer, VideoError> {
   let width = Int32(image.width)
   let height = Int32(image.height)
   guard let frame = av_frame_alloc() else {

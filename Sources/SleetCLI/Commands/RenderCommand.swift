@@ -127,12 +127,15 @@ struct RenderCommand: SleetCommand {
     var scene = ParticleScene(effect: effect, canvas: canvas, background: background)
     scene.progress = output.progress
     scene.usesGPU = usesGPU
+    let recycler = FrameRecycler(
+      capacity: RenderOutput.batches(times, width: canvas.pixelWidth, height: canvas.pixelHeight)[0].count)
+    scene.recycler = recycler
     try EffectChecks.require(
       effect, sprites: scene.sprites, times: times,
       timeFlag: target.isStill ? "--time" : (start == nil ? "the default --start" : "--start"))
     try RenderOutput.write(
       target, times: times, frameSize: (canvas.pixelWidth, canvas.pixelHeight), fps: fps, force: force,
-      output: output, label: "render", frames: selection
+      output: output, label: "render", frames: selection, recycler: recycler
     ) { (batch: [Double]) throws(CommandError) in try scene.render(times: batch) }
     RenderOutput.report(
       "wrote \(target.displayName) (\(canvas.pixelWidth)×\(canvas.pixelHeight) px, \(selection.countText)) in \(clock.elapsedText)",
@@ -392,11 +395,13 @@ enum RenderOutput {
   /// before the first frame is rendered. `frames` says which frames of the
   /// full animation `times` are (default: all): a folder names them by their
   /// index there and owns only their files (``FrameSelection/owns(_:)``).
+  /// Frames written to an animation or a folder go to `recycler`, for
+  /// `render` to draw later batches into.
   /// - Throws: `.failure` when a file or stdout cannot be written (nothing is
   ///   left under the final name of a file; a folder keeps the frames written).
   static func write(
     _ target: RenderTarget, times: [Double], frameSize: (width: Int, height: Int), fps: Int, force: Bool,
-    output: CommandOutput, label: String, frames: FrameSelection? = nil,
+    output: CommandOutput, label: String, frames: FrameSelection? = nil, recycler: FrameRecycler? = nil,
     render: ([Double]) throws(CommandError) -> [RGBAImage]
   ) throws(CommandError) {
     let progress = Progress(output: output, label: label, total: times.count)
@@ -426,6 +431,7 @@ enum RenderOutput {
             output: output)
         }
         try writer!.append(frames, delay: delay)
+        recycler?.recycle(frames)
         progress.advance(by: frames.count)
       }
       try writer!.finish()
@@ -448,6 +454,7 @@ enum RenderOutput {
           }
         }
         start += frames.count
+        recycler?.recycle(frames)
         progress.advance(by: frames.count)
       }
     }
@@ -612,6 +619,8 @@ struct ParticleScene: Sendable {
   var progress: ProgressHub?
   /// Whether frames come from the GPU shader (`--gpu`, docs/gpu.md).
   var usesGPU = false
+  /// Where frames are drawn when an output has given some back.
+  var recycler: FrameRecycler?
 
   init(effect: Effect, canvas: Canvas, background: ColorRGBA, baseDirectory: String? = nil) {
     self.effect = effect
@@ -628,7 +637,9 @@ struct ParticleScene: Sendable {
   func render(times: [Double]) throws(CommandError) -> [RGBAImage] {
     let results = ParallelSlots<RGBAImage>(count: times.count)
     let failure = Mutex<CommandError?>(nil)
-    let (effect, canvas, background, sprites, usesGPU) = (effect, canvas, background, sprites, usesGPU)
+    let (effect, canvas, background, sprites, usesGPU, recycler) = (
+      effect, canvas, background, sprites, usesGPU, recycler
+    )
     let progress = progress?.progress
     progress?.setFrameSize(width: canvas.pixelWidth, height: canvas.pixelHeight)
     FrameParallelism.forEachRun(count: times.count) { range, options in
@@ -650,7 +661,9 @@ struct ParticleScene: Sendable {
           failure.withLock { $0 = error }
           return
         }
-        var image = RGBAImage(width: canvas.pixelWidth, height: canvas.pixelHeight, background: background)
+        var image =
+          recycler?.frame(width: canvas.pixelWidth, height: canvas.pixelHeight, background: background)
+          ?? RGBAImage(width: canvas.pixelWidth, height: canvas.pixelHeight, background: background)
         do throws(SpriteError) {
           try renderer.render(frame, into: &image, sprites: sprites)
         } catch {

@@ -1,0 +1,126 @@
+import CFFmpeg
+import CSleetConversion
+import SleetPreview
+
+/// The colour conversion of every frame a ``VideoEncoder`` writes:
+/// premultiplied Float RGBA straight to the codec's planar YUV(A), one
+/// pass over the image, BT.709, limited range.
+///
+/// For a pixel (r, g, b, a) of an ``RGBAImage``:
+///
+/// ```
+/// α  = clamp(a, 0, 1)                        (NaN → 0)
+/// c' = clamp(c, 0, α) / α  for c ∈ {r, g, b}  (0 when α = 0; NaN → 0)
+/// Y' = 0.2126 r' + 0.7152 g' + 0.0722 b'
+/// Pb = (b' − Y') / 1.8556,   Pr = (r' − Y') / 1.5748
+/// 8-bit:  Y = 16 + 219 Y',  Cb = 128 + 224 Pb,  Cr = 128 + 224 Pr,  A = 255 α
+/// 10-bit: Y = 64 + 876 Y',  Cb = 512 + 896 Pb,  Cr = 512 + 896 Pr,  A = 1023 α
+/// ```
+///
+/// each rounded half up. 4:2:0 chroma is that of the mean straight colour
+/// of a 2×2 block (an odd last column or row repeats itself, so it counts
+/// twice). Colour is straight (unassociated) as H.264, VP9's alpha and
+/// ProRes 4444 store it; the values are the image's encoded values (no
+/// transfer function, as PNG files get them).
+///
+/// Precision: Float arithmetic without fused multiply-adds, so a sample
+/// lies within 1 code of the exact value of the formula rounded (the tests
+/// check the bound on every sample against a Double twin). The kernels are
+/// C (Sources/CSleetConversion/sleet_yuv.h): four pixels a step, one
+/// vector a channel.
+enum _YUVConversion {
+  /// One plane: its first sample and the distance between rows, in samples.
+  struct Plane<Sample> {
+    var base: UnsafeMutablePointer<Sample>
+    var stride: Int
+  }
+
+  /// The 8-bit 4:2:0 planes (and an alpha plane when `alpha` is given) of
+  /// a `width × height` image: the C kernel
+  /// `sleet_yuv420_from_premultiplied` (Sources/CSleetConversion).
+  ///
+  /// Precondition: `pixels.count == width·height`, width, height ≥ 1; the
+  /// luma and alpha planes hold `height` rows of `width` samples, the
+  /// chroma planes ⌈height/2⌉ rows of ⌈width/2⌉.
+  /// - Complexity: O(width·height), one read of every pixel.
+  static func convert420(
+    _ pixels: UnsafeBufferPointer<SIMD4<Float>>, width: Int, height: Int, luma: Plane<UInt8>,
+    cb: Plane<UInt8>, cr: Plane<UInt8>, alpha: Plane<UInt8>?
+  ) {
+    precondition(width >= 1 && height >= 1 && pixels.count == width * height)
+    // Safe: the kernel reads width·height pixels and writes inside the
+    // planes' rows, as the precondition and the planes' sizes say.
+    UnsafeRawPointer(pixels.baseAddress!).withMemoryRebound(to: Float.self, capacity: 4 * pixels.count) { floats in
+      sleet_yuv420_from_premultiplied(
+        floats, width, height, luma.base, luma.stride, cb.base, cb.stride, cr.base, cr.stride, alpha?.base,
+        alpha?.stride ?? 0)
+    }
+  }
+
+  /// The 10-bit 4:4:4 planes with alpha (`yuva444p10le`: the low 10 bits
+  /// of native 16-bit words) of a `width × height` image: the C kernel
+  /// `sleet_yuva444p10_from_premultiplied`.
+  ///
+  /// Precondition: `pixels.count == width·height`, width, height ≥ 1; each
+  /// plane holds `height` rows of `width` samples.
+  /// - Complexity: O(width·height), one read of every pixel.
+  static func convert444p10(
+    _ pixels: UnsafeBufferPointer<SIMD4<Float>>, width: Int, height: Int, luma: Plane<UInt16>,
+    cb: Plane<UInt16>, cr: Plane<UInt16>, alpha: Plane<UInt16>
+  ) {
+    precondition(width >= 1 && height >= 1 && pixels.count == width * height)
+    func bytes(_ plane: Plane<UInt16>) -> (UnsafeMutablePointer<UInt8>, Int) {
+      (UnsafeMutableRawPointer(plane.base).assumingMemoryBound(to: UInt8.self), 2 * plane.stride)
+    }
+    let (l, ls) = bytes(luma), (u, us) = bytes(cb), (v, vs) = bytes(cr), (a, as_) = bytes(alpha)
+    // Safe: as for `convert420`; the kernel writes 16-bit samples through
+    // the planes' own 2-byte-aligned rows.
+    UnsafeRawPointer(pixels.baseAddress!).withMemoryRebound(to: Float.self, capacity: 4 * pixels.count) { floats in
+      sleet_yuva444p10_from_premultiplied(floats, width, height, l, ls, u, us, v, vs, a, as_)
+    }
+  }
+}
+
+/// `image` in `pixelFormat` (`yuv420p`, `yuva420p` or `yuva444p10le`)
+/// through ``_YUVConversion``'s kernels, in a new frame tagged BT.709,
+/// limited range. Pure, so frames convert concurrently.
+func _convertDirect(_ image: RGBAImage, to pixelFormat: AVPixelFormat) -> Result<_FrameBuffer, VideoError> {
+  guard let frame = av_frame_alloc() else {
+    return .failure(.library(sleet_averror_nomem(), doing: "allocating a frame"))
+  }
+  let buffer = _FrameBuffer(frame)
+  frame.pointee.width = Int32(image.width)
+  frame.pointee.height = Int32(image.height)
+  frame.pointee.format = pixelFormat.rawValue
+  _tagBT709(
+    &frame.pointee.color_range, &frame.pointee.colorspace, &frame.pointee.color_primaries,
+    &frame.pointee.color_trc)
+  let allocated = av_frame_get_buffer(frame, 0)
+  guard allocated >= 0 else { return .failure(.library(allocated, doing: "allocating a frame's planes")) }
+  // Safe: av_frame_get_buffer allocated every plane of the format for the
+  // frame's size (data[i] with linesize[i] bytes a row, rows of at least
+  // the plane's width in samples, 16-bit samples 2-byte aligned); the
+  // kernels write inside those rows only.
+  let data = frame.pointee.data
+  let linesize = frame.pointee.linesize
+  func plane<T>(_ pointer: UnsafeMutablePointer<UInt8>?, _ bytes: Int32, as: T.Type) -> _YUVConversion.Plane<T> {
+    .init(
+      base: UnsafeMutableRawPointer(pointer!).assumingMemoryBound(to: T.self),
+      stride: Int(bytes) / MemoryLayout<T>.stride)
+  }
+  image.withUnsafeBufferPointer { pixels in
+    switch pixelFormat {
+    case AV_PIX_FMT_YUVA444P10LE:
+      _YUVConversion.convert444p10(
+        pixels, width: image.width, height: image.height, luma: plane(data.0, linesize.0, as: UInt16.self),
+        cb: plane(data.1, linesize.1, as: UInt16.self), cr: plane(data.2, linesize.2, as: UInt16.self),
+        alpha: plane(data.3, linesize.3, as: UInt16.self))
+    default:
+      _YUVConversion.convert420(
+        pixels, width: image.width, height: image.height, luma: plane(data.0, linesize.0, as: UInt8.self),
+        cb: plane(data.1, linesize.1, as: UInt8.self), cr: plane(data.2, linesize.2, as: UInt8.self),
+        alpha: pixelFormat == AV_PIX_FMT_YUVA420P ? plane(data.3, linesize.3, as: UInt8.self) : nil)
+    }
+  }
+  return .success(buffer)
+}
