@@ -106,25 +106,27 @@ static inline void sleet_yuv_store_h4(uint16_t *to, sleet_yuv_h4 v, ptrdiff_t n)
   for (ptrdiff_t k = 0; k < n; k++) to[k] = v[k];
 }
 
-// Kernel: 8-bit 4:2:0 (yuv420p; yuva420p when `alpha` is not NULL) of a
-// width × height image of premultiplied Float RGBA (`pixels`, rows of
-// 4·width floats). Strides are in bytes.
-// Invariants: width, height ≥ 1; the luma and alpha planes hold `height`
-// rows of `width` bytes, the chroma planes ⌈height/2⌉ rows of ⌈width/2⌉;
-// no alignment required. Chroma is that of the block's mean straight colour,
-// summed as (p00 + p01) + (p10 + p11); an odd last column or row repeats.
+// Kernel: 8-bit 4:2:0 (yuv420p; yuva420p when `alpha` is not NULL),
+// outWidth × outHeight, of a width × height image of premultiplied Float
+// RGBA (`pixels`, rows of 4·width floats); columns and rows past the image
+// repeat its last ones (padding to an even size). Strides are in bytes.
+// Invariants: 1 ≤ width ≤ outWidth, 1 ≤ height ≤ outHeight; the luma and
+// alpha planes hold outHeight rows of outWidth bytes, the chroma planes
+// ⌈outHeight/2⌉ rows of ⌈outWidth/2⌉; no alignment required. Chroma is that
+// of the block's mean straight colour, summed as (p00 + p01) + (p10 + p11);
+// an odd last column or row counts twice.
 static inline void sleet_yuv420_from_premultiplied(
-  const float *pixels, ptrdiff_t width, ptrdiff_t height,
+  const float *pixels, ptrdiff_t width, ptrdiff_t height, ptrdiff_t outWidth, ptrdiff_t outHeight,
   uint8_t *luma, ptrdiff_t lumaStride, uint8_t *cb, ptrdiff_t cbStride,
   uint8_t *cr, ptrdiff_t crStride, uint8_t *alpha, ptrdiff_t alphaStride
 ) {
   float scratch0[16], scratch1[16];
-  for (ptrdiff_t y0 = 0; y0 < height; y0 += 2) {
-    ptrdiff_t y1 = y0 + 1 < height ? y0 + 1 : y0;
-    const float *row0 = pixels + 4 * width * y0;
-    const float *row1 = pixels + 4 * width * y1;
-    for (ptrdiff_t x = 0; x < width; x += 4) {
-      ptrdiff_t n = width - x < 4 ? width - x : 4;
+  for (ptrdiff_t y0 = 0; y0 < outHeight; y0 += 2) {
+    ptrdiff_t y1 = y0 + 1 < outHeight ? y0 + 1 : y0;
+    const float *row0 = pixels + 4 * width * (y0 < height ? y0 : height - 1);
+    const float *row1 = pixels + 4 * width * (y1 < height ? y1 : height - 1);
+    for (ptrdiff_t x = 0; x < outWidth; x += 4) {
+      ptrdiff_t n = outWidth - x < 4 ? outWidth - x : 4;
       sleet_yuv_f4 r0, g0, b0, a0, r1, g1, b1, a1;
       sleet_yuv_straight4(sleet_yuv_four(row0, x, width, scratch0), &r0, &g0, &b0, &a0);
       sleet_yuv_straight4(sleet_yuv_four(row1, x, width, scratch1), &r1, &g1, &b1, &a1);
@@ -164,23 +166,25 @@ static inline void sleet_yuv420_from_premultiplied(
 }
 
 // Kernel: 10-bit 4:4:4 with alpha (yuva444p10le: the low 10 bits of native
-// 16-bit words) of a width × height image of premultiplied Float RGBA.
-// Strides are in bytes. Invariants: width, height ≥ 1; each plane holds
-// `height` rows of `width` 16-bit samples, each row 2-byte aligned.
+// 16-bit words), outWidth × outHeight, of a width × height image of
+// premultiplied Float RGBA, padded as the 4:2:0 kernel pads. Strides are in
+// bytes. Invariants: 1 ≤ width ≤ outWidth, 1 ≤ height ≤ outHeight; each
+// plane holds outHeight rows of outWidth 16-bit samples, each row 2-byte
+// aligned.
 static inline void sleet_yuva444p10_from_premultiplied(
-  const float *pixels, ptrdiff_t width, ptrdiff_t height,
+  const float *pixels, ptrdiff_t width, ptrdiff_t height, ptrdiff_t outWidth, ptrdiff_t outHeight,
   uint8_t *luma, ptrdiff_t lumaStride, uint8_t *cb, ptrdiff_t cbStride,
   uint8_t *cr, ptrdiff_t crStride, uint8_t *alpha, ptrdiff_t alphaStride
 ) {
   float scratch[16];
-  for (ptrdiff_t y = 0; y < height; y++) {
-    const float *row = pixels + 4 * width * y;
+  for (ptrdiff_t y = 0; y < outHeight; y++) {
+    const float *row = pixels + 4 * width * (y < height ? y : height - 1);
     uint16_t *l = (uint16_t *)(luma + lumaStride * y);
     uint16_t *u = (uint16_t *)(cb + cbStride * y);
     uint16_t *v = (uint16_t *)(cr + crStride * y);
     uint16_t *a = (uint16_t *)(alpha + alphaStride * y);
-    for (ptrdiff_t x = 0; x < width; x += 4) {
-      ptrdiff_t n = width - x < 4 ? width - x : 4;
+    for (ptrdiff_t x = 0; x < outWidth; x += 4) {
+      ptrdiff_t n = outWidth - x < 4 ? outWidth - x : 4;
       sleet_yuv_f4 r, g, b, al;
       sleet_yuv_straight4(sleet_yuv_four(row, x, width, scratch), &r, &g, &b, &al);
       sleet_yuv_f4 yp = sleet_yuv_luma(r, g, b);

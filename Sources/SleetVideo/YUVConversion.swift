@@ -35,40 +35,51 @@ enum _YUVConversion {
     var stride: Int
   }
 
-  /// The 8-bit 4:2:0 planes (and an alpha plane when `alpha` is given) of
-  /// a `width × height` image: the C kernel
-  /// `sleet_yuv420_from_premultiplied` (Sources/CSleetConversion).
+  /// The 8-bit 4:2:0 planes (and an alpha plane when `alpha` is given),
+  /// `padded` in size (default: the image's), of a `width × height` image:
+  /// the C kernel `sleet_yuv420_from_premultiplied`
+  /// (Sources/CSleetConversion). Padding repeats the last column and row.
   ///
-  /// Precondition: `pixels.count == width·height`, width, height ≥ 1; the
-  /// luma and alpha planes hold `height` rows of `width` samples, the
-  /// chroma planes ⌈height/2⌉ rows of ⌈width/2⌉.
-  /// - Complexity: O(width·height), one read of every pixel.
+  /// Precondition: `pixels.count == width·height`, 1 ≤ width ≤
+  /// padded.width, 1 ≤ height ≤ padded.height; the luma and alpha planes
+  /// hold `padded.height` rows of `padded.width` samples, the chroma planes
+  /// ⌈padded.height/2⌉ rows of ⌈padded.width/2⌉.
+  /// - Complexity: O(padded.width·padded.height), one read of every pixel.
   static func convert420(
-    _ pixels: UnsafeBufferPointer<SIMD4<Float>>, width: Int, height: Int, luma: Plane<UInt8>,
-    cb: Plane<UInt8>, cr: Plane<UInt8>, alpha: Plane<UInt8>?
+    _ pixels: UnsafeBufferPointer<SIMD4<Float>>, width: Int, height: Int, padded: (width: Int, height: Int)? = nil,
+    luma: Plane<UInt8>, cb: Plane<UInt8>, cr: Plane<UInt8>, alpha: Plane<UInt8>?
   ) {
-    precondition(width >= 1 && height >= 1 && pixels.count == width * height)
+    let padded = padded ?? (width, height)
+    precondition(
+      width >= 1 && height >= 1 && pixels.count == width * height && padded.width >= width
+        && padded.height >= height)
     // Safe: the kernel reads width·height pixels and writes inside the
     // planes' rows, as the precondition and the planes' sizes say.
     UnsafeRawPointer(pixels.baseAddress!).withMemoryRebound(to: Float.self, capacity: 4 * pixels.count) { floats in
       sleet_yuv420_from_premultiplied(
-        floats, width, height, luma.base, luma.stride, cb.base, cb.stride, cr.base, cr.stride, alpha?.base,
+        floats, width, height, padded.width, padded.height, luma.base, luma.stride, cb.base, cb.stride, cr.base,
+        cr.stride, alpha?.base,
         alpha?.stride ?? 0)
     }
   }
 
   /// The 10-bit 4:4:4 planes with alpha (`yuva444p10le`: the low 10 bits
-  /// of native 16-bit words) of a `width × height` image: the C kernel
+  /// of native 16-bit words), `padded` in size (default: the image's), of a
+  /// `width × height` image: the C kernel
   /// `sleet_yuva444p10_from_premultiplied`.
   ///
-  /// Precondition: `pixels.count == width·height`, width, height ≥ 1; each
-  /// plane holds `height` rows of `width` samples.
-  /// - Complexity: O(width·height), one read of every pixel.
+  /// Precondition: `pixels.count == width·height`, 1 ≤ width ≤
+  /// padded.width, 1 ≤ height ≤ padded.height; each plane holds
+  /// `padded.height` rows of `padded.width` samples.
+  /// - Complexity: O(padded.width·padded.height), one read of every pixel.
   static func convert444p10(
-    _ pixels: UnsafeBufferPointer<SIMD4<Float>>, width: Int, height: Int, luma: Plane<UInt16>,
-    cb: Plane<UInt16>, cr: Plane<UInt16>, alpha: Plane<UInt16>
+    _ pixels: UnsafeBufferPointer<SIMD4<Float>>, width: Int, height: Int, padded: (width: Int, height: Int)? = nil,
+    luma: Plane<UInt16>, cb: Plane<UInt16>, cr: Plane<UInt16>, alpha: Plane<UInt16>
   ) {
-    precondition(width >= 1 && height >= 1 && pixels.count == width * height)
+    let padded = padded ?? (width, height)
+    precondition(
+      width >= 1 && height >= 1 && pixels.count == width * height && padded.width >= width
+        && padded.height >= height)
     func bytes(_ plane: Plane<UInt16>) -> (UnsafeMutablePointer<UInt8>, Int) {
       (UnsafeMutableRawPointer(plane.base).assumingMemoryBound(to: UInt8.self), 2 * plane.stride)
     }
@@ -76,7 +87,8 @@ enum _YUVConversion {
     // Safe: as for `convert420`; the kernel writes 16-bit samples through
     // the planes' own 2-byte-aligned rows.
     UnsafeRawPointer(pixels.baseAddress!).withMemoryRebound(to: Float.self, capacity: 4 * pixels.count) { floats in
-      sleet_yuva444p10_from_premultiplied(floats, width, height, l, ls, u, us, v, vs, a, as_)
+      sleet_yuva444p10_from_premultiplied(
+        floats, width, height, padded.width, padded.height, l, ls, u, us, v, vs, a, as_)
     }
   }
 }

@@ -134,6 +134,40 @@ struct YUVConversionTests {
   }
 }
 
+extension YUVConversionTests {
+  /// Padding to an even size is the image with its last column and row
+  /// repeated, converted without padding: the same bits.
+  @Test func paddingRepeatsTheLastColumnAndRow() {
+    let (w, h) = (5, 3)
+    let image = Self.testImage(width: w, height: h)
+    var repeated = RGBAImage(width: w + 1, height: h + 1)
+    for y in 0...h {
+      for x in 0...w { repeated[x, y] = image[min(x, w - 1), min(y, h - 1)] }
+    }
+    func planes(_ source: RGBAImage, padded: (width: Int, height: Int)?) -> [[UInt8]] {
+      let (pw, ph) = padded ?? (source.width, source.height)
+      var luma = [UInt8](repeating: 0, count: pw * ph), alpha = luma
+      var cb = [UInt8](repeating: 0, count: (pw + 1) / 2 * ((ph + 1) / 2)), cr = cb
+      source.withUnsafeBufferPointer { pixels in
+        luma.withUnsafeMutableBufferPointer { l in
+          alpha.withUnsafeMutableBufferPointer { a in
+            cb.withUnsafeMutableBufferPointer { u in
+              cr.withUnsafeMutableBufferPointer { v in
+                _YUVConversion.convert420(
+                  pixels, width: source.width, height: source.height, padded: padded,
+                  luma: .init(base: l.baseAddress!, stride: pw), cb: .init(base: u.baseAddress!, stride: (pw + 1) / 2),
+                  cr: .init(base: v.baseAddress!, stride: (pw + 1) / 2), alpha: .init(base: a.baseAddress!, stride: pw))
+              }
+            }
+          }
+        }
+      }
+      return [luma, cb, cr, alpha]
+    }
+    #expect(planes(image, padded: (w + 1, h + 1)) == planes(repeated, padded: nil))
+  }
+}
+
 /// The kernels against FFmpeg's own BT.709 conversion (libswscale on the
 /// 8-bit image, `_convertWithSwscale`): an independent implementation of the
 /// same coefficients and ranges. The 8-bit rounding before libswscale and its
