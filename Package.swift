@@ -18,8 +18,8 @@ let package = Package(
     // One product per module, for programs that need less than the umbrella
     // (README, "Products"): only SleetBLAS links OpenBLAS, only SleetPreview
     // libpng and libwebp/giflib, only SleetGPU EGL and OpenGL ES (not in the
-    // umbrella: docs/gpu.md); SleetMath, SleetParticles, SleetShatter and
-    // SleetTransitions need no system library.
+    // umbrella: docs/gpu.md); SleetMath, SleetParticles, SleetShatter,
+    // SleetTransitions and SleetImport need no system library.
     .library(name: "SleetMath", targets: ["SleetMath"]),
     .library(name: "SleetBLAS", targets: ["SleetBLAS"]),
     .library(name: "SleetParticles", targets: ["SleetParticles"]),
@@ -27,6 +27,7 @@ let package = Package(
     .library(name: "SleetTransitions", targets: ["SleetTransitions"]),
     .library(name: "SleetPreview", targets: ["SleetPreview"]),
     .library(name: "SleetGPU", targets: ["SleetGPU"]),
+    .library(name: "SleetImport", targets: ["SleetImport"]),
     // The C API (docs/c-api.md): libSleetKitC.so and include/sleetkit.h.
     .library(name: "SleetKitC", type: .dynamic, targets: ["SleetKitC"]),
     .executable(name: "sleet", targets: ["sleet"]),
@@ -69,11 +70,18 @@ let package = Package(
       name: "SleetGPU",
       dependencies: ["SleetParticles", "CEGL", "CGLES"],
       swiftSettings: swiftSettings),
+    // CAEmitterLayer setup code (Swift, Objective-C) read into an effect
+    // (docs/import.md); no system library.
+    .target(
+      name: "SleetImport",
+      dependencies: ["SleetMath", "SleetParticles"],
+      swiftSettings: swiftSettings),
     // The umbrella: re-exports the modules above and nothing else.
     .target(
       name: "SleetKit",
       dependencies: [
         "SleetMath", "SleetBLAS", "SleetParticles", "SleetShatter", "SleetTransitions", "SleetPreview",
+        "SleetImport",
       ],
       swiftSettings: swiftSettings),
 
@@ -200,6 +208,11 @@ let package = Package(
     .testTarget(
       name: "SleetGPUTests",
       dependencies: ["SleetGPU", "SleetParticles"],
+      swiftSettings: swiftSettings),
+    .testTarget(
+      name: "SleetImportTests",
+      dependencies: ["SleetImport", "SleetParticles", "_SleetTestSupport"],
+      resources: [.copy("Fixtures")],
       swiftSettings: swiftSettings),
     .testTarget(
       name: "SleetCLITests",
