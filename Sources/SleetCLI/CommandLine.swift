@@ -35,6 +35,11 @@ public struct CommandOutput: Sendable {
   /// it is redrawn, in seconds (tests shorten both).
   var progressDelay = 1.0
   var progressInterval = 0.25
+  /// Reads standard input (`sleet import -`), at most `limit` bytes; tests
+  /// replace it.
+  var readStandardInput: @Sendable (_ limit: Int) throws(InputFileError) -> [UInt8] = {
+    (limit: Int) throws(InputFileError) in try InputFile.read("/dev/stdin", limit: limit)
+  }
   /// The progress line of the running command, for the code that draws.
   let progress = ProgressHub()
   /// Binary data for stdout (`--out -`): throws `.failure` when the write
@@ -111,6 +116,7 @@ public enum SleetCommandLine {
     TransitionFrameCommand.self,
     TransitionRenderCommand.self,
     DemoCommand.self,
+    ImportCommand.self,
   ]
 
   /// Runs `sleet` with `arguments` (without the program name) and returns the

@@ -580,7 +580,49 @@ struct ImportEffectBuilder {
         changeLines.append(line)
       }
     }
+    for set in interpreter.timedSets {
+      guard let path = keyPath(of: set.object, in: layer) else {
+        note(
+          "set later on an object that is not a named part of the emitter (key paths need a name at every level): not imported",
+          line: set.line)
+        continue
+      }
+      guard let value = propertyValue(set.value) else {
+        note("the value set later is not a number, flag, name or vector: not imported", line: set.line)
+        continue
+      }
+      changes.append(PropertyChange(time: set.time, keyPath: path + set.key, value: value))
+      changeLines.append(set.line)
+    }
     return (changes, changeLines)
+  }
+
+  /// The key path prefix of `object` inside `layer` (`""` for the layer,
+  /// `emitterCells.a.emitterCells.b.` for a cell, `….emitterBehaviors.n.` for
+  /// a behavior), or nil when it is not there or a step has no name.
+  private func keyPath(of object: ImportObject, in layer: ImportObject) -> String? {
+    if object === layer { return "" }
+    func search(_ owner: ImportObject, _ prefix: String) -> String? {
+      for key in ["emitterBehaviors", "emitterCells"] {
+        guard case .array(let items)? = owner[key] else { continue }
+        for item in items {
+          let child: ImportObject
+          switch item {
+          case .cell(let o), .behavior(let o): child = o
+          default: continue
+          }
+          guard case .string(let name)? = child["name"] else {
+            if child === object { return nil }
+            continue
+          }
+          let path = prefix + "\(key).\(name)."
+          if child === object { return path }
+          if key == "emitterCells", let found = search(child, path) { return found }
+        }
+      }
+      return nil
+    }
+    return search(layer, "")
   }
 }
 

@@ -8,7 +8,15 @@ final class ImportInterpreter {
   private(set) var notes: [ImportNote] = []
   private var globals: [String: ImportValue] = [:]
   private var scopes: [[String: ImportValue]] = []
-  private var functions: [String: SourceFunction] = [:]
+  /// Functions by name (Swift overloads share a base name).
+  private var functions: [String: [SourceFunction]] = [:]
+  /// `lazy var` properties: evaluated when first read, as Swift does.
+  private var lazyGlobals: [String: SourceExpression] = [:]
+  /// When code runs inside `DispatchQueue.main.asyncAfter(deadline: .now() + T)`
+  /// (or `dispatch_after`), T: what it sets on the emitter becomes a change at T.
+  private var deferredTime: Double?
+  /// Properties set at a later time: the object, key, value, time and line.
+  private(set) var timedSets: [(object: ImportObject, key: String, value: ImportValue, time: Double, line: Int)] = []
   /// Every `CAEmitterLayer` created, in order.
   private(set) var layers: [ImportObject] = []
   /// Every cell created, in order (for code that builds cells but no layer).
@@ -43,12 +51,12 @@ final class ImportInterpreter {
   /// Runs the program: statements outside functions first, then every
   /// function that no code in the source calls, in source order.
   func run(_ program: SourceProgram) {
-    for f in program.functions { functions[f.name] = f }
+    for f in program.functions { functions[f.name, default: []].append(f) }
     var called: Set<String> = []
     func collectCalls(_ statements: [SourceStatement]) {
       for s in statements {
         switch s {
-        case .declaration(_, let e?, _), .expression(let e, _), .returnValue(let e?, _):
+        case .declaration(_, let e?, _, _), .expression(let e, _), .returnValue(let e?, _):
           collectCalls(e)
         case .assignment(let t, _, let v, _):
           collectCalls(t)
@@ -64,12 +72,15 @@ final class ImportInterpreter {
       switch e {
       case .call(let callee, let args):
         if case .identifier(let n) = callee { called.insert(n) }
-        if case .member(_, let n) = callee { called.insert(n) }
+        // `super.viewDidLoad()` calls the superclass's method, not this one.
+        if case .member(let base, let n) = callee {
+          if case .identifier("super") = base {} else { called.insert(n) }
+        }
         collectCalls(callee)
         for a in args { if let v = a.value { collectCalls(v) } }
       case .message(let r, let parts):
         let selector = parts.map { $0.value == nil ? $0.label ?? "" : ($0.label ?? "") + ":" }.joined()
-        called.insert(selector)
+        if case .identifier("super") = r {} else { called.insert(selector) }
         collectCalls(r)
         for a in parts { if let v = a.value { collectCalls(v) } }
       case .member(let b, _): collectCalls(b)
@@ -108,8 +119,12 @@ final class ImportInterpreter {
 
   private func execute(_ statement: SourceStatement) -> Flow {
     switch statement {
-    case .declaration(let name, let value, let line):
+    case .declaration(let name, let value, let isLazy, let line):
       self.line = line
+      if isLazy, scopes.isEmpty, let value {
+        lazyGlobals[name] = value
+        return .next
+      }
       let v = value.map { evaluate($0) } ?? .nothing
       if scopes.isEmpty { globals[name] = v } else { scopes[scopes.count - 1][name] = v }
     case .assignment(let target, let op, let value, let line):
@@ -154,6 +169,11 @@ final class ImportInterpreter {
   private func lookup(_ name: String) -> ImportValue? {
     for scope in scopes.reversed() { if let v = scope[name] { return v } }
     if let v = globals[name] { return v }
+    if let e = lazyGlobals.removeValue(forKey: name) {
+      let v = evaluate(e)
+      globals[name] = v
+      return v
+    }
     // An Objective-C property and its instance variable: `self.emitter`, `_emitter`.
     if name.hasPrefix("_"), let v = globals[String(name.dropFirst())] { return v }
     if let v = globals["_" + name] { return v }
@@ -255,7 +275,46 @@ final class ImportInterpreter {
         return
       }
     }
+    if let deferredTime, object.kind == .layer || object.kind == .cell || object.kind == .behavior {
+      timedSets.append((object, key, value, deferredTime, line))
+      return
+    }
     object.set(key, value, line: line)
+  }
+
+  // MARK: - Later times
+
+  /// `DispatchQueue.main.asyncAfter(deadline: .now() + T) { … }`: runs the
+  /// closure with what it sets on the emitter recorded as changes at T.
+  private func asyncAfter(_ queue: SourceExpression, _ args: [SourceArgument]) -> ImportValue? {
+    guard case .member(.identifier("DispatchQueue"), "main") = queue, args.count == 2,
+      args[0].label == "deadline", case .binary("+", let now, let delay)? = args[0].value,
+      case .call(.implicitMember("now"), let nowArgs) = now, nowArgs.isEmpty,
+      case .closure(_, let body)? = args[1].value
+    else { return nil }
+    return runLater(delay, body)
+  }
+
+  /// `dispatch_after(dispatch_time(DISPATCH_TIME_NOW, (int64_t)(T * NSEC_PER_SEC)), dispatch_get_main_queue(), ^{ … })`.
+  private func dispatchAfter(_ args: [SourceArgument]) -> ImportValue? {
+    guard args.count == 3, case .call(.identifier("dispatch_time"), let timeArgs)? = args[0].value,
+      timeArgs.count == 2, case .identifier("DISPATCH_TIME_NOW")? = timeArgs[0].value,
+      case .binary("*", let delay, .identifier("NSEC_PER_SEC"))? = timeArgs[1].value,
+      case .closure(_, let body)? = args[2].value
+    else { return nil }
+    return runLater(delay, body)
+  }
+
+  private func runLater(_ delayExpression: SourceExpression, _ body: [SourceStatement]) -> ImportValue {
+    guard case .number(let d) = evaluate(delayExpression), d.isConstant, d.constant.isFinite, d.constant >= 0 else {
+      note("the delay must be a fixed number of seconds: the delayed code is not run")
+      return .nothing
+    }
+    let saved = deferredTime
+    deferredTime = (saved ?? 0) + d.constant
+    _ = invokeClosure([], body, [])
+    deferredTime = saved
+    return .nothing
   }
 
   /// `setValue(v, forKeyPath: "emitterCells.snow.birthRate")` and
@@ -328,7 +387,7 @@ final class ImportInterpreter {
     case "true", "YES": return .bool(true)
     case "false", "NO": return .bool(false)
     case "nil", "NULL", "Nil": return .nothing
-    case "self", "super", "view", "contentView": return .view
+    case "self", "super", "view", "contentView", "layer": return .view
     case "bounds", "frame": return member(.view, name, baseExpression: nil)
     case "M_PI": return .number(SizeLinear(Double.pi))
     case "M_PI_2": return .number(SizeLinear(Double.pi / 2))
@@ -456,6 +515,10 @@ final class ImportInterpreter {
         if x.isConstant { return .number(y.scaled(x.constant)) }
       case "/":
         if y.isConstant { return .number(x.scaled(1 / y.constant)) }
+      case "%":
+        if x.isConstant && y.isConstant {
+          return .number(SizeLinear(x.constant.truncatingRemainder(dividingBy: y.constant)))
+        }
       default:
         note("unknown operator '\(op)'")
         return .unknown
@@ -463,11 +526,17 @@ final class ImportInterpreter {
       note("the view's size is used non-linearly: kept as its value for \(sizeText)")
       let v = x.value(for: size)
       let w = y.value(for: size)
-      return .number(SizeLinear(op == "*" ? v * w : v / w))
+      switch op {
+      case "*": return .number(SizeLinear(v * w))
+      case "/": return .number(SizeLinear(v / w))
+      default: return .number(SizeLinear(v.truncatingRemainder(dividingBy: w)))
+      }
     case (.vector(let c, let kind), .number(let k)) where k.isConstant && (op == "*" || op == "/"):
       return .vector(c.map { $0.scaled(op == "*" ? k.constant : 1 / k.constant) }, kind)
     case (.number(let k), .vector(let c, let kind)) where k.isConstant && op == "*":
       return .vector(c.map { $0.scaled(k.constant) }, kind)
+    case (.array(let x), .array(let y)) where op == "+":
+      return .array(x + y)
     case (.unknown, _), (_, .unknown):
       return .unknown
     default:
@@ -504,28 +573,78 @@ final class ImportInterpreter {
     return x.value(for: size)
   }
 
+  /// The variable an expression names: `cells`, `self.cells`.
+  private func variableName(_ e: SourceExpression) -> String? {
+    switch e {
+    case .identifier(let n): return n
+    case .member(.identifier("self"), let n): return n
+    default: return nil
+    }
+  }
+
+  /// `cells.append(cell)`, `[cells addObject:cell]`, `append(contentsOf:)`:
+  /// arrays are values here, so the variable gets the longer array.
+  private func appending(to arrayExpression: SourceExpression, _ elements: [ImportValue]) -> ImportValue? {
+    guard let name = variableName(arrayExpression), case .array(let old)? = lookup(name) else { return nil }
+    assignVariable(name, .array(old + elements))
+    return .nothing
+  }
+
   private func call(_ callee: SourceExpression, _ args: [SourceArgument]) -> ImportValue {
     switch callee {
     case .member(let baseExpression, let name):
       if name == "init" { return call(baseExpression, args) }
+      if name == "append", args.count == 1, let value = args[0].value {
+        let v = evaluate(value)
+        if args[0].label == "contentsOf", case .array(let xs) = v, let r = appending(to: baseExpression, xs) {
+          return r
+        }
+        if args[0].label == nil, let r = appending(to: baseExpression, [v]) { return r }
+      }
+      if name == "asyncAfter", let r = asyncAfter(baseExpression, args) { return r }
       let base = evaluate(baseExpression)
+      if case .unknown = base { return .unknown }
       return method(base, name, arguments(args), baseExpression: baseExpression)
     case .identifier(let name):
-      if let f = functions[name], !f.isObjectiveC, lookup(name) == nil {
-        return invoke(f, arguments(args))
+      if functions[name] != nil, lookup(name) == nil {
+        let values = arguments(args)
+        if let f = swiftFunction(name, values) { return invoke(f, values) }
       }
       if case .closure(let params, let body)? = lookup(name) {
         return invokeClosure(params, body, arguments(args).map(\.value))
       }
+      if name == "dispatch_after", let r = dispatchAfter(args) { return r }
       return construct(name, arguments(args))
     case .closure(let params, let body):
       return invokeClosure(params, body, arguments(args).map(\.value))
+    case .array(let elements) where args.isEmpty && elements.count == 1:
+      // `[CAEmitterCell]()`: an empty array.
+      if case .identifier(let t) = elements[0], t.first?.isUppercase == true { return .array([]) }
+      note("cannot call this expression")
+      return .unknown
     case .implicitMember(let name):
       note("'.\(name)(…)' is not understood")
       return .unknown
     default:
       note("cannot call this expression")
       return .unknown
+    }
+  }
+
+  /// The Swift function `name` whose parameter labels the arguments match
+  /// (parameters with defaults may be left out).
+  private func swiftFunction(_ name: String, _ args: [(label: String?, value: ImportValue)]) -> SourceFunction? {
+    functions[name]?.first { f in
+      guard !f.isObjectiveC else { return false }
+      var given = args[...]
+      for p in f.parameters {
+        if let a = given.first, a.label == p.label {
+          given = given.dropFirst()
+        } else if p.defaultValue == nil {
+          return false
+        }
+      }
+      return given.isEmpty
     }
   }
 
@@ -680,6 +799,9 @@ final class ImportInterpreter {
       return args[0].value
     case ("fatalError", _), ("print", _), ("NSLog", _):
       return .nothing
+    case ("arc4random", _), ("arc4random_uniform", _), ("drand48", _), ("random", _), ("rand", _):
+      note("random numbers are not imported (the effect's seed makes every run the same)")
+      return .unknown
     case ("CGRectGetWidth", ["_"]), ("CGRectGetHeight", ["_"]), ("CGRectGetMidX", ["_"]), ("CGRectGetMidY", ["_"]),
       ("CGRectGetMinX", ["_"]), ("CGRectGetMinY", ["_"]), ("CGRectGetMaxX", ["_"]), ("CGRectGetMaxY", ["_"]):
       if case .vector(let c, .rect) = args[0].value {
@@ -758,7 +880,7 @@ final class ImportInterpreter {
       return construct(type + "." + name, args)
     case (.view, _, _):
       if case .identifier(let b) = baseExpression, b == "super" { return .nothing }
-      if let f = functions[name], !f.isObjectiveC { return invoke(f, args) }
+      if let f = swiftFunction(name, args) { return invoke(f, args) }
     case (.unknown, _, _):
       return .unknown
     default:
@@ -773,7 +895,14 @@ final class ImportInterpreter {
     let receiver = evaluate(receiverExpression)
     let selector = parts.map { $0.value == nil ? $0.label ?? "" : ($0.label ?? "") + ":" }.joined()
     let args = parts.compactMap { $0.value.map { evaluate($0) } }
+    if selector == "addObject:", let r = appending(to: receiverExpression, args) { return r }
+    if selector == "addObjectsFromArray:", case .array(let xs)? = args.first,
+      let r = appending(to: receiverExpression, xs)
+    {
+      return r
+    }
     func n(_ i: Int) -> Double? { i < args.count ? constantNumber(args[i]) : nil }
+    if case .identifier("super") = receiverExpression { return .nothing }
     if parts.count == 1, parts[0].value == nil {
       // A unary selector: a factory, a getter or `alloc`/`init`.
       let name = parts[0].label ?? ""
@@ -788,6 +917,8 @@ final class ImportInterpreter {
         return construct(type, [])
       case (.typeName("UIScreen"), "mainScreen"):
         return .view
+      case (.typeName("NSMutableArray"), "array"), (.typeName("NSArray"), "array"):
+        return .array([])
       case (.typeName(let type), _) where ["UIColor", "NSColor"].contains(type):
         if let c = ImportVocabulary.color(selector: name) { return c }
       case (.typeName("CAMediaTimingFunction"), _):
@@ -827,9 +958,13 @@ final class ImportInterpreter {
       return args[0]
     case (.typeName("NSValue"), _) where selector.hasPrefix("valueWith"):
       return args[0]
-    case (.typeName("NSArray"), "arrayWithObjects:"), (.typeName("NSArray"), "arrayWithObjects:::"):
+    case (.typeName("NSArray"), "arrayWithObjects:"), (.typeName("NSMutableArray"), "arrayWithObjects:"),
+      (.typeName("NSMutableArray"), "arrayWithArray:"), (.typeName("NSArray"), "arrayWithArray:"):
+      if case .array(let xs) = args[0], args.count == 1 { return .array(xs) }
       return .array(args.filter { if case .nothing = $0 { false } else { true } })
-    case (.typeName("NSArray"), "arrayWithObject:"):
+    case (.typeName("NSMutableArray"), "arrayWithCapacity:"):
+      return .array([])
+    case (.typeName("NSArray"), "arrayWithObject:"), (.typeName("NSMutableArray"), "arrayWithObject:"):
       return .array([args[0]])
     case (.color, "colorWithAlphaComponent:"):
       if case .color(let r, let g, let b, _) = receiver, let a = n(0) { return .color(r: r, g: g, b: b, a: a) }
@@ -856,7 +991,7 @@ final class ImportInterpreter {
         return .nothing
       }
     case (.view, _):
-      if let f = functions[selector], f.isObjectiveC {
+      if let f = functions[selector]?.first(where: \.isObjectiveC) {
         return invoke(f, args.map { (nil, $0) })
       }
       if case .identifier("super") = receiverExpression { return .nothing }

@@ -137,7 +137,7 @@ struct SourceParser {
           break
         }
       }
-      if t.kind == .identifier && Self.modifiers.contains(t.text) {
+      if t.kind == .identifier && Self.modifiers.contains(t.text) && t.text != "lazy" {
         index += 1
         continue
       }
@@ -297,7 +297,7 @@ struct SourceParser {
     }
   }
 
-  private mutating func statementBody(line: Int) throws(ParseFailure) -> SourceStatement {
+  private mutating func statementBody(line: Int, isLazy: Bool = false) throws(ParseFailure) -> SourceStatement {
     guard let t = current else { throw ParseFailure(reason: "unexpected end") }
     if t.kind == .symbol && t.text == ";" { return .expression(.identifier("nil"), line: line) }
     if t.kind == .identifier {
@@ -314,7 +314,7 @@ struct SourceParser {
           index += 1
           value = try expression()
         }
-        return .declaration(name: name, value: value, line: line)
+        return .declaration(name: name, value: value, isLazy: isLazy, line: line)
       case "for":
         return try forLoop(line: line)
       case "return":
@@ -330,7 +330,7 @@ struct SourceParser {
       }
       if Self.modifiers.contains(t.text) {
         index += 1
-        return try statementBody(line: line)
+        return try statementBody(line: line, isLazy: isLazy || t.text == "lazy")
       }
       if let declaration = try objectiveCDeclaration(line: line) { return declaration }
     }
@@ -393,7 +393,7 @@ struct SourceParser {
       index += 1
       value = try expression()
     }
-    return .declaration(name: nameToken.text, value: value, line: line)
+    return .declaration(name: nameToken.text, value: value, isLazy: false, line: line)
   }
 
   private mutating func forLoop(line: Int) throws(ParseFailure) -> SourceStatement {
@@ -463,7 +463,7 @@ struct SourceParser {
 
   private mutating func multiplicative(_ trailing: Bool) throws(ParseFailure) -> SourceExpression {
     var left = try unary(trailing)
-    while let t = current, t.kind == .symbol, t.text == "*" || t.text == "/" {
+    while let t = current, t.kind == .symbol, t.text == "*" || t.text == "/" || t.text == "%" {
       index += 1
       left = .binary(t.text, left, try unary(trailing))
     }
@@ -541,8 +541,8 @@ struct SourceParser {
         guard starts else { return nil }
         let name = token(k - 1)?.text ?? ""
         let typeLike =
-          name == "id" || name.first?.isUppercase == true
-          || ["float", "double", "int", "long", "CGFloat"].contains(name)
+          name == "id" || name.first?.isUppercase == true || name.hasSuffix("_t")
+          || ["float", "double", "int", "long", "unsigned", "CGFloat"].contains(name)
           || token(k - 1)?.text == "*"
         return typeLike ? k + 1 : nil
       } else {
@@ -586,6 +586,19 @@ struct SourceParser {
       return try bracket()
     case "{":
       return try closure()
+    case "#":
+      // `#keyPath(CAEmitterLayer.birthRate)`: the key path as a string.
+      guard isWord("keyPath", 1), isSymbol("(", 2) else { throw ParseFailure(reason: "unexpected '#'") }
+      index += 3
+      var names: [String] = []
+      while let n = current, n.kind == .identifier {
+        names.append(n.text)
+        index += 1
+        if isSymbol(".") { index += 1 }
+      }
+      try expect(")")
+      if let first = names.first, first.first?.isUppercase == true { names.removeFirst() }
+      return .string(names.joined(separator: "."))
     case "^":
       index += 1
       if isSymbol("(") { skipGroup() }
@@ -692,7 +705,7 @@ struct SourceParser {
   static func number(_ text: String) -> Double? {
     var s = String(text.filter { $0 != "_" })
     if s.hasPrefix("0x") || s.hasPrefix("0X") {
-      return UInt64(s.dropFirst(2), radix: 16).map(Double.init)
+      return UInt64(s.dropFirst(2), radix: 16).map { Double($0) }
     }
     while let last = s.last, "fFlLuU".contains(last) { s.removeLast() }
     return Double(s)

@@ -30,8 +30,9 @@ struct SourceArgument: Sendable {
 
 /// A statement, with the line it starts on.
 enum SourceStatement: Sendable {
-  /// `let x = e`, `var x: T = e`, `CAEmitterCell *x = e;`.
-  case declaration(name: String, value: SourceExpression?, line: Int)
+  /// `let x = e`, `var x: T = e`, `CAEmitterCell *x = e;`; `lazy var`
+  /// properties are evaluated when first read.
+  case declaration(name: String, value: SourceExpression?, isLazy: Bool, line: Int)
   /// `target = value` (or `+=`, `-=`, `*=`, `/=`: `op` is "=" or the operator).
   case assignment(target: SourceExpression, op: String, value: SourceExpression, line: Int)
   case expression(SourceExpression, line: Int)
