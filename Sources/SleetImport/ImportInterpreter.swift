@@ -31,6 +31,10 @@ final class ImportInterpreter {
   /// The most iterations all loops together may run.
   static let maximumIterations = 10_000
   private var iterations = 0
+  /// The most statements the whole run executes: setup code is short, and
+  /// helpers calling helpers could otherwise run for an exponential time.
+  static let maximumSteps = 100_000
+  private var steps = 0
 
   init(source: String, size: ImportSize) {
     self.size = size
@@ -118,6 +122,13 @@ final class ImportInterpreter {
   }
 
   private func execute(_ statement: SourceStatement) -> Flow {
+    steps += 1
+    guard steps <= Self.maximumSteps else {
+      if steps == Self.maximumSteps + 1 {
+        note("more than \(Self.maximumSteps) statements run: the rest is not run")
+      }
+      return .returned(.unknown)
+    }
     switch statement {
     case .declaration(let name, let value, let isLazy, let line):
       self.line = line
@@ -368,9 +379,13 @@ final class ImportInterpreter {
       let y = evaluate(b)
       if op == "..<" || op == "..." {
         guard case .number(let lo) = x, case .number(let hi) = y, lo.isConstant, hi.isConstant,
-          let l = Int(exactly: lo.constant), let h = Int(exactly: hi.constant), l <= h, h - l <= Self.maximumIterations
+          let l = Int(exactly: lo.constant), let h = Int(exactly: hi.constant), l <= h
         else {
-          note("a range needs whole-number bounds")
+          note("a range needs whole-number bounds, the lower one first")
+          return .unknown
+        }
+        guard h - l <= Self.maximumIterations else {
+          note("a range of more than \(Self.maximumIterations) numbers is not run")
           return .unknown
         }
         let upper = op == "..<" ? h : h + 1

@@ -34,7 +34,14 @@ struct SourceParser {
   // MARK: - Tokens
 
   private var current: SourceToken? { index < tokens.count ? tokens[index] : nil }
-  private func token(_ k: Int) -> SourceToken? { index + k < tokens.count ? tokens[index + k] : nil }
+  private func token(_ k: Int) -> SourceToken? {
+    index + k >= 0 && index + k < tokens.count ? tokens[index + k] : nil
+  }
+  /// How deep brackets, blocks and type bodies are nested where the parser
+  /// is; deeper input is refused rather than recursed into.
+  private var nesting = 0
+  /// The deepest nesting read.
+  static let maximumNesting = 200
   private func isSymbol(_ s: String, _ k: Int = 0) -> Bool {
     guard let t = token(k) else { return false }
     return t.kind == .symbol && t.text == s
@@ -111,9 +118,11 @@ struct SourceParser {
 
   private mutating func items(into program: inout SourceProgram, untilBrace: Bool) {
     while let t = current {
-      if untilBrace && t.kind == .symbol && t.text == "}" {
+      if t.kind == .symbol && t.text == "}" {
+        // The end of a type's body, or a stray brace (a pasted method's end).
         index += 1
-        return
+        if untilBrace { return }
+        continue
       }
       let start = index
       if t.kind == .identifier && t.text == "import" {
@@ -151,7 +160,13 @@ struct SourceParser {
         // `class SnowView: UIView {`: its members are items too.
         while let u = current, !(u.kind == .symbol && u.text == "{") { index += 1 }
         index += 1
+        guard nesting < Self.maximumNesting else {
+          program.statements.append(.unsupported(reason: "types nested too deeply", line: t.line))
+          return
+        }
+        nesting += 1
         items(into: &program, untilBrace: true)
+        nesting -= 1
         continue
       }
       if t.kind == .identifier && (t.text == "func" || t.text == "init" || t.text == "deinit") {
@@ -266,6 +281,13 @@ struct SourceParser {
 
   /// `{ statements }`: the statements up to the matching brace.
   private mutating func block() -> [SourceStatement] {
+    guard nesting < Self.maximumNesting else {
+      let line = self.line
+      skipGroup()
+      return [.unsupported(reason: "blocks nested more than \(Self.maximumNesting) deep are not read", line: line)]
+    }
+    nesting += 1
+    defer { nesting -= 1 }
     index += 1
     var statements: [SourceStatement] = []
     while let t = current {
@@ -554,6 +576,11 @@ struct SourceParser {
   }
 
   private mutating func primary() throws(ParseFailure) -> SourceExpression {
+    guard nesting < Self.maximumNesting else {
+      throw ParseFailure(reason: "nested more than \(Self.maximumNesting) deep")
+    }
+    nesting += 1
+    defer { nesting -= 1 }
     guard let t = current else { throw ParseFailure(reason: "expected an expression at the end") }
     switch t.kind {
     case .number:
