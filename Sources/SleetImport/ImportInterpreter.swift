@@ -467,6 +467,12 @@ final class ImportInterpreter {
       if ["floatValue", "doubleValue", "cgFloatValue", "integerValue", "intValue"].contains(name) { return base }
     case .layer(let o), .cell(let o), .behavior(let o), .animation(let o):
       if let v = o[name == "isEnabled" ? "enabled" : name] { return v }
+      // A layer's bounds are its frame moved to (0, 0); its frame, its bounds.
+      if o.kind == .layer, name == "bounds", case .vector(let c, .rect)? = o["frame"] {
+        return rect(SizeLinear(0), SizeLinear(0), c[2], c[3])
+      }
+      if o.kind == .layer, name == "frame", let b = o["bounds"] { return b }
+      if let v = Self.defaultValue(o.kind, name) { return v }
       note("'\(name)' is read before it is set")
       return .unknown
     case .unknown:
@@ -476,6 +482,26 @@ final class ImportInterpreter {
     }
     note("unknown member '\(name)'")
     return .unknown
+  }
+
+  /// Core Animation's default of a property read before the code sets it.
+  static func defaultValue(_ kind: ImportObject.Kind, _ name: String) -> ImportValue? {
+    let one: Set<String> =
+      kind == .layer
+      ? ["birthRate", "lifetime", "velocity", "scale", "spin", "speed"] : ["scale", "speed", "mass"]
+    switch kind {
+    case .layer:
+      if ImportVocabulary.layerNumbers.contains(name) { return .number(SizeLinear(one.contains(name) ? 1 : 0)) }
+      if name == "emitterPosition" { return .vector([SizeLinear(0), SizeLinear(0)], .point) }
+      if name == "emitterSize" { return .vector([SizeLinear(0), SizeLinear(0)], .size) }
+    case .cell:
+      if ImportVocabulary.cellNumbers.contains(name) { return .number(SizeLinear(one.contains(name) ? 1 : 0)) }
+      if name == "color" { return .color(r: 1, g: 1, b: 1, a: 1) }
+    default:
+      break
+    }
+    if name == "emitterCells" || name == "emitterBehaviors" { return .array([]) }
+    return nil
   }
 
   private func vectorMember(_ c: [SizeLinear], _ kind: ImportValue.VectorKind, _ name: String) -> ImportValue {
@@ -696,15 +722,23 @@ final class ImportInterpreter {
     guard depth < Self.maximumCallDepth else { return .unknown }
     var scope: [String: ImportValue] = [:]
     for (p, v) in zip(params, args) { scope[p] = v }
+    // Anonymous parameters: `{ makeCell(color: $0) }`.
+    for (i, v) in args.enumerated() where params.isEmpty { scope["$\(i)"] = v }
     let saved = line
     depth += 1
     scopes.append(scope)
-    let flow = execute(body)
+    var result = ImportValue.nothing
+    // A single-expression closure returns its value.
+    if body.count == 1, case .expression(let e, let l) = body[0] {
+      line = l
+      result = evaluate(e)
+    } else if case .returned(let v) = execute(body) {
+      result = v
+    }
     scopes.removeLast()
     depth -= 1
     line = saved
-    if case .returned(let v) = flow { return v }
-    return .nothing
+    return result
   }
 
   private func newObject(_ kind: ImportObject.Kind) -> ImportObject {
@@ -878,6 +912,23 @@ final class ImportInterpreter {
     case (.view, "addSublayer", ["_"]), (.view, "insertSublayer", _), (.view, "addSubview", ["_"]),
       (.layer, "removeAllAnimations", []), (.view, "layoutIfNeeded", []):
       return .nothing
+    case (.array(let elements), "map", ["_"]), (.array(let elements), "compactMap", ["_"]),
+      (.array(let elements), "forEach", ["_"]):
+      let results: [ImportValue]
+      switch args[0].value {
+      case .closure(let params, let body): results = elements.map { invokeClosure(params, body, [$0]) }
+      case .function(let f):
+        results = elements.map { element in
+          guard let function = functions[f]?.first(where: { !$0.isObjectiveC && $0.parameters.count == 1 }) else {
+            return .unknown
+          }
+          return invoke(function, [(function.parameters[0].label, element)])
+        }
+      default:
+        note("'\(name)' needs a closure or a function")
+        return .unknown
+      }
+      return name == "forEach" ? .nothing : .array(results.filter { if case .nothing = $0 { false } else { true } })
     case (.color, "withAlphaComponent", ["_"]), (.color, "copy", ["withAlphaComponent"]):
       if case .color(let r, let g, let b, _) = base, let a = constantNumber(args[0].value) {
         return .color(r: r, g: g, b: b, a: a)

@@ -507,7 +507,12 @@ struct SourceParser {
       if t.kind == .symbol && (t.text == "." || t.text == "?.") {
         index += 1
         // `.init(...)` and members named like keywords are names too.
-        e = .member(e, try identifier())
+        let name = try identifier()
+        e = .member(e, name)
+        // `colors.map { … }`: a trailing closure without parentheses.
+        if trailing, ["map", "compactMap", "forEach"].contains(name), isSymbol("{"), current?.startsLine == false {
+          e = .call(e, [SourceArgument(label: nil, value: try closure())])
+        }
       } else if t.kind == .symbol && t.text == "(" && !t.startsLine {
         var arguments = try callArguments()
         if trailing, isSymbol("{"), current?.startsLine == false {

@@ -32,6 +32,7 @@ struct SnippetTests {
     Case(name: "11-life-curves.swift", untranslated: [], substituted: [15]),
     Case(name: "12-not-understood.swift", untranslated: [3, 8, 9, 12, 14], substituted: []),
     Case(name: "13-numbers.m", untranslated: [], substituted: [19]),
+    Case(name: "14-map-and-layer-bounds.swift", untranslated: [], substituted: [29]),
   ]
 
   @Test(arguments: cases)
