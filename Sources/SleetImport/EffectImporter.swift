@@ -8,7 +8,9 @@ public struct ImportNote: Hashable, Sendable, CustomStringConvertible {
   public enum Kind: Hashable, Sendable {
     /// Code that was not translated (or only partly): `--strict` makes it an error.
     case untranslated
-    /// A built-in sprite chosen for an image that is not available.
+    /// A stand-in the importer chose where the format needs one: a built-in
+    /// sprite for an image that is not available, no name for a cell whose
+    /// name a sibling already has. `--strict` accepts it.
     case substitution
   }
 

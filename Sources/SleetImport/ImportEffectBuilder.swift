@@ -127,7 +127,7 @@ struct ImportEffectBuilder {
         value = boundValue(x)
       } else {
         note(
-          "\(what) depends on the view's size but its cell has no name, so it cannot be a parameter: kept as its value for \(interpreter.sizeText)",
+          "\(what) depends on the view's size but its cell (or one above it) has no name, so it cannot be a parameter: kept as its value for \(interpreter.sizeText)",
           line: line)
         value = x.value(for: size)
       }
@@ -256,27 +256,46 @@ struct ImportEffectBuilder {
     return members
   }
 
-  private mutating func cellsText(_ v: ImportValue, parentPath: String, jsonPath: String, line: Int) -> String? {
+  /// The cells of a layer or cell. `parentPath` is the key path prefix of
+  /// their owner (`""` for the layer), nil when the owner has none (an
+  /// unnamed cell or one below it).
+  private mutating func cellsText(_ v: ImportValue, parentPath: String?, jsonPath: String, line: Int) -> String? {
     guard case .array(let items) = v else {
       if case .unknown = v { return nil }
       note("emitterCells expects an array of cells", line: line)
       return nil
     }
     var texts: [String] = []
+    var names: Set<String> = []
     for item in items {
       guard case .cell(let cell) = item else {
         if case .unknown = item { continue }
         note("emitterCells holds something that is not a CAEmitterCell: left out", line: line)
         continue
       }
-      texts.append(cellText(cell, parentPath: parentPath, jsonPath: "\(jsonPath)[\(texts.count)]"))
+      // Core Animation lets siblings share a name (a key path finds the
+      // first); the format needs unique names, so a later one goes unnamed,
+      // which every key path resolves the same way.
+      var duplicate = false
+      if case .string(let n)? = cell["name"] {
+        duplicate = !names.insert(n).inserted
+        if duplicate {
+          note(
+            "another cell in the same emitterCells is already named '\(n)': this one is left unnamed (key paths find the first, as on Core Animation)",
+            line: cell.lines["name"] ?? line, kind: .substitution)
+        }
+      }
+      texts.append(
+        cellText(cell, parentPath: parentPath, jsonPath: "\(jsonPath)[\(texts.count)]", dropsName: duplicate))
     }
     return "[" + texts.joined(separator: ",\n") + "]"
   }
 
-  private mutating func cellText(_ cell: ImportObject, parentPath: String?, jsonPath: String) -> String {
+  private mutating func cellText(_ cell: ImportObject, parentPath: String?, jsonPath: String, dropsName: Bool)
+    -> String
+  {
     var name: String?
-    if case .string(let n)? = cell["name"] { name = n }
+    if case .string(let n)? = cell["name"], !dropsName { name = n }
     // Key paths need a name at every level; a cell without one cannot carry bindings.
     let path: String? = parentPath.flatMap { p in name.map { p + "emitterCells.\($0)." } }
     var members: [String] = []
@@ -289,6 +308,7 @@ struct ImportEffectBuilder {
       var text: String?
       switch key {
       case "name":
+        if dropsName { continue }
         if case .string(let s) = v {
           text = JSONQuoting.quoted(s)
         } else {
@@ -313,8 +333,7 @@ struct ImportEffectBuilder {
       case "magnificationFilter", "minificationFilter":
         text = nameText(v, allowed: ImportVocabulary.filters, line: line, what: what)
       case "emitterCells":
-        text = cellsText(v, parentPath: path ?? "", jsonPath: "\(jsonPath).emitterCells", line: line)
-        if path == nil, let t = text { text = t }
+        text = cellsText(v, parentPath: path, jsonPath: "\(jsonPath).emitterCells", line: line)
       case "emitterBehaviors":
         text = behaviorsText(v, ownerPath: path, jsonPath: "\(jsonPath).emitterBehaviors", line: line)
       default:

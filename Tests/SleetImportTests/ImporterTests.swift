@@ -200,4 +200,43 @@ struct ImporterTests {
     #expect(
       SourceParser.number("10.0f") == 10 && SourceParser.number("1e3") == 1000 && SourceParser.number("0x1F") == 31)
   }
+
+  @Test func siblingsSharingANameKeepTheFirst() throws {
+    let source = """
+      let l = CAEmitterLayer()
+      func piece(_ color: UIColor) -> CAEmitterCell {
+        let c = CAEmitterCell()
+        c.name = "confetti"
+        c.birthRate = 5
+        c.color = color.cgColor
+        return c
+      }
+      l.emitterCells = [UIColor.red, .green, .blue].map { piece($0) }
+      l.setValue(9, forKeyPath: "emitterCells.confetti.birthRate")
+      """
+    let result = try EffectImporter.importEffect(from: source)
+    let cells = result.effect.emitter.emitterCells
+    #expect(cells.map(\.name) == ["confetti", nil, nil])
+    #expect(cells.map(\.birthRate) == [9, 5, 5])
+    #expect(result.untranslated.isEmpty)
+    #expect(result.notes.map(\.line) == [4] && result.notes[0].kind == .substitution)
+  }
+
+  @Test func geometryBelowAnUnnamedCellIsKeptAndReported() throws {
+    let source = """
+      let l = CAEmitterLayer()
+      let parent = CAEmitterCell()
+      let child = CAEmitterCell()
+      child.name = "child"
+      child.velocity = bounds.width / 2
+      parent.emitterCells = [child]
+      l.emitterCells = [parent]
+      """
+    let result = try EffectImporter.importEffect(from: source)
+    #expect(result.effect.parameters.isEmpty)
+    #expect(result.effect.emitter.emitterCells[0].emitterCells[0].velocity == 195)
+    #expect(result.untranslated.map(\.line) == [5])
+    #expect(result.untranslated[0].reason.contains("its cell (or one above it) has no name"))
+  }
+
 }

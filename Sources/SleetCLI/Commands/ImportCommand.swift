@@ -14,7 +14,7 @@ struct ImportCommand: SleetCommand {
   static let about = """
     usage: sleet import FILE.swift|FILE.m|- [--out FILE.json [--force]] [--size WxH] [--sprites DIR] [--strict]
 
-    Reads emitter setup code (Swift or Objective-C; - reads standard input),
+    Reads emitter setup code (Swift or Objective-C; - reads it piped in),
     runs what it understands — layer and cell properties in dot syntax and
     [obj setX:], emitterCells (nested), behaviors and private keys through
     setValue(_:forKey:), CABasicAnimation/CAKeyframeAnimation added to the
