@@ -20,6 +20,7 @@ public struct ImportNote: Hashable, Sendable, CustomStringConvertible {
   public var text: String
   /// What was not understood, or what was chosen, and why.
   public var reason: String
+  /// Whether the code was not translated or a stand-in was chosen.
   public var kind: Kind
 
   /// A note about `line` of the source.
@@ -70,13 +71,17 @@ public struct ImportResult: Hashable, Sendable {
 public struct ImportError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The line the problem is on, 0 when it concerns the whole source.
   public var line: Int
+  /// What is wrong: `emitterCells[0].birthRate: must be ≥ 0, got -3`, or
+  /// that the code creates no emitter layer.
   public var reason: String
 
+  /// An error about `line` of the source (0: the whole source).
   public init(line: Int, reason: String) {
     self.line = line
     self.reason = reason
   }
 
+  /// `line 3: reason`, or the reason alone for line 0.
   public var description: String { line == 0 ? reason : "line \(line): \(reason)" }
 }
 

@@ -31,7 +31,9 @@ struct SizeLinear: Hashable, Sendable {
 
 /// The view size the code is imported for (`--size WxH`).
 public struct ImportSize: Hashable, Sendable {
+  /// The view's width in points (`bounds.width`, the parameter `width`).
   public var width: Double
+  /// The view's height in points (`bounds.height`, the parameter `height`).
   public var height: Double
 
   /// A size in points.
