@@ -25,6 +25,10 @@ final class ImportInterpreter {
   private(set) var addedAnimations: [(animation: ImportObject, layer: ImportObject, line: Int)] = []
   private var line = 0
   private var depth = 0
+  /// Whether the view's own layer is a `CAEmitterLayer` (`layerClass`
+  /// returns `CAEmitterLayer`): then `self.layer` is the emitter.
+  private var hostsEmitterLayer = false
+  private var viewLayer: ImportObject?
 
   /// How deep helpers may call each other (recursion is not emitter setup).
   static let maximumCallDepth = 32
@@ -99,14 +103,56 @@ final class ImportInterpreter {
     }
     collectCalls(program.statements)
     for f in program.functions { collectCalls(f.body) }
-    _ = execute(program.statements)
+    // A `return` outside any function ends nothing.
+    for statement in program.statements { _ = execute(statement) }
+    hostsEmitterLayer = layerClassIsEmitterLayer()
     for f in program.functions where !called.contains(f.name) {
-      // An entry point (viewDidLoad, setupEmitter, init(frame:)): its
-      // parameters, if any, are not known.
+      // An entry point: a function without parameters (viewDidLoad,
+      // setupEmitter) or an initializer, whose parameters (a frame, a coder)
+      // are not known. Another function with parameters is an event handler
+      // or a setter the code never calls: what it would do depends on values
+      // the code does not have.
+      guard f.parameters.isEmpty || Self.initializers.contains(f.name) else {
+        note("'\(f.name)' takes parameters and no code here calls it: not run", line: f.line)
+        continue
+      }
       scopes.append(Dictionary(uniqueKeysWithValues: f.parameters.map { ($0.name, ImportValue.unknown) }))
       _ = execute(f.body)
       scopes.removeLast()
     }
+  }
+
+  /// Initializers, run as entry points although they take parameters.
+  static let initializers: Set<String> = ["init", "initWithFrame:", "initWithCoder:", "initWithFrame:style:"]
+
+  /// Whether the code makes its view's layer an emitter layer:
+  /// `override class var layerClass: AnyClass { CAEmitterLayer.self }` or
+  /// `+ (Class)layerClass { return [CAEmitterLayer class]; }`.
+  private func layerClassIsEmitterLayer() -> Bool {
+    var body: [SourceStatement] = []
+    if let f = functions["layerClass"]?.first {
+      body = f.body
+    } else if case .call(.closure(_, let b), _)? = lazyGlobals["layerClass"] {
+      body = b
+    }
+    for statement in body {
+      switch statement {
+      case .returnValue(let e?, _), .expression(let e, _):
+        if case .typeName("CAEmitterLayer") = evaluate(e) { return true }
+      default: continue
+      }
+    }
+    return false
+  }
+
+  /// The view's layer: the emitter layer itself when the view's
+  /// `layerClass` is `CAEmitterLayer`, else the view.
+  private var layerOfView: ImportValue {
+    guard hostsEmitterLayer else { return .view }
+    if let viewLayer { return .layer(viewLayer) }
+    let o = newObject(.layer)
+    viewLayer = o
+    return .layer(o)
   }
 
   private enum Flow {
@@ -208,6 +254,8 @@ final class ImportInterpreter {
   // MARK: - Assignment
 
   private func assign(_ target: SourceExpression, _ value: ImportValue) {
+    // What could not be computed was reported; the target keeps its value.
+    if case .unknown = value { return }
     switch target {
     case .identifier(let name):
       assignVariable(name, value)
@@ -402,7 +450,8 @@ final class ImportInterpreter {
     case "true", "YES": return .bool(true)
     case "false", "NO": return .bool(false)
     case "nil", "NULL", "Nil": return .nothing
-    case "self", "super", "view", "contentView", "layer": return .view
+    case "self", "super", "view", "contentView": return .view
+    case "layer": return layerOfView
     case "bounds", "frame": return member(.view, name, baseExpression: nil)
     case "M_PI": return .number(SizeLinear(Double.pi))
     case "M_PI_2": return .number(SizeLinear(Double.pi / 2))
@@ -448,7 +497,10 @@ final class ImportInterpreter {
       case "bounds", "frame", "nativeBounds": return viewBounds
       case "center":
         return .vector([SizeLinear(0, perWidth: 0.5), SizeLinear(0, perHeight: 0.5)], .point)
-      case "layer", "view", "superview", "window", "contentView", "main", "screen", "presentationLayer": return .view
+      case "layer":
+        if case .identifier(let b)? = baseExpression, b == "self" { return layerOfView }
+        return .view
+      case "view", "superview", "window", "contentView", "main", "screen", "presentationLayer": return .view
       default:
         if let v = lookup(name) { return v }
         note("unknown property '\(name)' of the view")
@@ -535,6 +587,7 @@ final class ImportInterpreter {
     case ("CGSize", "zero"): return .vector([SizeLinear(0), SizeLinear(0)], .size)
     case ("CGRect", "zero"): return .vector([SizeLinear(0), SizeLinear(0), SizeLinear(0), SizeLinear(0)], .rect)
     case ("UIScreen", "main"): return .view
+    case (_, "self"): return .typeName(type)
     default: break
     }
     if ["UIColor", "NSColor", "Color"].contains(type), let c = ImportVocabulary.color(named: name) { return c }
@@ -910,6 +963,7 @@ final class ImportInterpreter {
       if case .animation(let a) = args[0].value { addedAnimations.append((a, layer, line)) }
       return .nothing
     case (.view, "addSublayer", ["_"]), (.view, "insertSublayer", _), (.view, "addSubview", ["_"]),
+      (.layer, "addSublayer", ["_"]), (.layer, "insertSublayer", _),
       (.layer, "removeAllAnimations", []), (.view, "layoutIfNeeded", []):
       return .nothing
     case (.array(let elements), "map", ["_"]), (.array(let elements), "compactMap", ["_"]),
@@ -977,7 +1031,7 @@ final class ImportInterpreter {
         return .cell(newObject(.cell))
       case (.typeName("CAEmitterLayer"), "layer"), (.typeName("CAEmitterLayer"), "new"):
         return .layer(newObject(.layer))
-      case (.typeName, "alloc"):
+      case (.typeName, "alloc"), (.typeName, "class"):
         return receiver
       case (.typeName(let type), "init"), (.typeName(let type), "new"):
         return construct(type, [])
@@ -1048,7 +1102,8 @@ final class ImportInterpreter {
       if case .animation(let a) = args[0] { addedAnimations.append((a, layer, line)) }
       return .nothing
     case (.view, "addSublayer:"), (.view, "insertSublayer:atIndex:"), (.view, "insertSublayer:below:"),
-      (.view, "insertSublayer:above:"), (.view, "addSubview:"):
+      (.view, "insertSublayer:above:"), (.view, "addSubview:"), (.layer, "addSublayer:"),
+      (.layer, "insertSublayer:atIndex:"):
       return .nothing
     case (.layer(let o), _), (.cell(let o), _), (.behavior(let o), _), (.animation(let o), _):
       if parts.count == 1, selector.hasPrefix("set"), selector.count > 4 {

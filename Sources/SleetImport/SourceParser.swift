@@ -137,6 +137,9 @@ struct SourceParser {
           continue
         case "implementation":
           index += 3
+          // A category's name, then the instance variables' block.
+          if isSymbol("(") { skipGroup() }
+          if isSymbol("{") { skipGroup() }
           continue
         case "end", "synthesize", "dynamic", "import", "property", "class":
           index += 2
@@ -145,6 +148,11 @@ struct SourceParser {
         default:
           break
         }
+      }
+      // `class var layerClass`, `class func make()`: `class` as a modifier.
+      if t.kind == .identifier && t.text == "class", let next = token(1), ["var", "let", "func"].contains(next.text) {
+        index += 1
+        continue
       }
       if t.kind == .identifier && Self.modifiers.contains(t.text) && t.text != "lazy" {
         index += 1
@@ -156,7 +164,9 @@ struct SourceParser {
         if isSymbol("(") { skipGroup() }
         continue
       }
-      if t.kind == .identifier && Self.typeKeywords.contains(t.text) && token(1)?.kind == .identifier {
+      if t.kind == .identifier && Self.typeKeywords.contains(t.text), let next = token(1), next.kind == .identifier,
+        !["var", "let", "func", "init"].contains(next.text)
+      {
         // `class SnowView: UIView {`: its members are items too.
         while let u = current, !(u.kind == .symbol && u.text == "{") { index += 1 }
         index += 1
@@ -335,6 +345,10 @@ struct SourceParser {
         if isSymbol("=") {
           index += 1
           value = try expression()
+        } else if isSymbol("{"), current?.startsLine == false {
+          // A computed property (`var emitter: CAEmitterLayer { layer as! CAEmitterLayer }`):
+          // its body runs when the property is first read.
+          return .declaration(name: name, value: .call(.closure([], block()), []), isLazy: true, line: line)
         }
         return .declaration(name: name, value: value, isLazy: isLazy, line: line)
       case "for":

@@ -33,6 +33,8 @@ struct SnippetTests {
     Case(name: "12-not-understood.swift", untranslated: [3, 8, 9, 12, 14], substituted: []),
     Case(name: "13-numbers.m", untranslated: [], substituted: [19]),
     Case(name: "14-map-and-layer-bounds.swift", untranslated: [], substituted: [29]),
+    Case(name: "15-layer-class.m", untranslated: [41, 47], substituted: [23]),
+    Case(name: "16-layer-class-computed.swift", untranslated: [], substituted: [25]),
   ]
 
   @Test(arguments: cases)
