@@ -124,4 +124,16 @@ struct ImportCommandTests {
       #expect(runWithInput(["import", folder + "/snow.m", "--out", folder + "/exists.json", "--force"]).status == 0)
     }
   }
+
+  /// Effect files read sprite paths relative to their own folder: a relative
+  /// --sprites folder is written absolute when the file goes elsewhere.
+  @Test func spriteFolderIsWrittenAsTheEffectFileWillReadIt() {
+    #expect(ImportCommand.spritePath("/abs/assets", out: "sub/x.json") == "/abs/assets")
+    #expect(ImportCommand.spritePath("assets", out: nil) == "assets")
+    #expect(ImportCommand.spritePath("assets", out: "-") == "assets")
+    #expect(ImportCommand.spritePath("assets", out: "x.json") == "assets")
+    let absolute = ImportCommand.spritePath("assets", out: "sub/x.json")
+    #expect(absolute.hasPrefix("/") && absolute.hasSuffix("/assets") && absolute != "/assets")
+  }
+
 }
