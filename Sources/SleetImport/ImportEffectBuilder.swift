@@ -481,6 +481,17 @@ struct ImportEffectBuilder {
     }
   }
 
+  /// Whether two values of an animatable property (birth rates and
+  /// behavior keys, all 32-bit) store the same: `fromValue = 0.1` on a
+  /// property set to 0.1 needs no change of its own.
+  private func sameStoredValue(_ a: PropertyValue, _ b: PropertyValue) -> Bool {
+    switch (a, b) {
+    case (.number(let x), .number(let y)): return Float(x) == Float(y)
+    case (.vector(let x), .vector(let y)): return x.map { Float($0) } == y.map { Float($0) }
+    default: return a == b
+    }
+  }
+
   private func combine(_ a: PropertyValue, _ b: PropertyValue, _ sign: Double) -> PropertyValue? {
     switch (a, b) {
     case (.number(let x), .number(let y)): return .number(x + sign * y)
@@ -585,7 +596,7 @@ struct ImportEffectBuilder {
           end = model
         }
         if from == nil, to != nil, let by, let difference = combine(end, by, -1) { start = difference }
-        if start != model {
+        if !sameStoredValue(start, model) {
           changes.append(PropertyChange(time: time, keyPath: keyPath, value: start))
           changeLines.append(line)
         }
@@ -594,7 +605,7 @@ struct ImportEffectBuilder {
         changeLines.append(line)
       }
       // Removed on completion, the presentation returns to the model value.
-      if !keeps && end != model {
+      if !keeps && !sameStoredValue(end, model) {
         changes.append(PropertyChange(time: time + duration, keyPath: keyPath, value: model))
         changeLines.append(line)
       }

@@ -239,4 +239,20 @@ struct ImporterTests {
     #expect(result.untranslated[0].reason.contains("its cell (or one above it) has no name"))
   }
 
+  @Test func anAnimationFromTheValueSetNeedsNoChangeOfItsOwn() throws {
+    let source = """
+      let l = CAEmitterLayer()
+      l.birthRate = 0.1
+      let a = CABasicAnimation(keyPath: "birthRate")
+      a.fromValue = 0.1
+      a.toValue = 0.7
+      a.duration = 2
+      a.fillMode = .both
+      a.isRemovedOnCompletion = false
+      l.add(a, forKey: nil)
+      """
+    let changes = try EffectImporter.importEffect(from: source).effect.changes
+    #expect(changes == [PropertyChange(time: 0, keyPath: "birthRate", value: 0.7, duration: 2)])
+  }
+
 }
