@@ -19,8 +19,8 @@ let package = Package(
     // (README, "Products"): only SleetBLAS links OpenBLAS, only SleetPreview
     // libpng and libwebp/giflib, only SleetGPU EGL and OpenGL ES (not in the
     // umbrella: docs/gpu.md), only SleetVideo FFmpeg's libraries (not in the
-    // umbrella: docs/rendering.md, "Video"); SleetMath, SleetParticles, SleetShatter and
-    // SleetTransitions need no system library.
+    // umbrella: docs/rendering.md, "Video"); SleetMath, SleetParticles, SleetShatter,
+    // SleetTransitions and SleetImport need no system library.
     .library(name: "SleetMath", targets: ["SleetMath"]),
     .library(name: "SleetBLAS", targets: ["SleetBLAS"]),
     .library(name: "SleetParticles", targets: ["SleetParticles"]),
@@ -29,6 +29,7 @@ let package = Package(
     .library(name: "SleetPreview", targets: ["SleetPreview"]),
     .library(name: "SleetGPU", targets: ["SleetGPU"]),
     .library(name: "SleetVideo", targets: ["SleetVideo"]),
+    .library(name: "SleetImport", targets: ["SleetImport"]),
     // The C API (docs/c-api.md): libSleetKitC.so and include/sleetkit.h.
     .library(name: "SleetKitC", type: .dynamic, targets: ["SleetKitC"]),
     .executable(name: "sleet", targets: ["sleet"]),
@@ -78,11 +79,18 @@ let package = Package(
       name: "SleetVideo",
       dependencies: ["SleetPreview", "CFFmpeg", "CSleetConversion"],
       swiftSettings: swiftSettings),
+    // CAEmitterLayer setup code (Swift, Objective-C) read into an effect
+    // (docs/import.md); no system library.
+    .target(
+      name: "SleetImport",
+      dependencies: ["SleetMath", "SleetParticles"],
+      swiftSettings: swiftSettings),
     // The umbrella: re-exports the modules above and nothing else.
     .target(
       name: "SleetKit",
       dependencies: [
         "SleetMath", "SleetBLAS", "SleetParticles", "SleetShatter", "SleetTransitions", "SleetPreview",
+        "SleetImport",
       ],
       swiftSettings: swiftSettings),
 
@@ -223,6 +231,11 @@ let package = Package(
     .testTarget(
       name: "SleetVideoTests",
       dependencies: ["SleetVideo", "SleetPreview", "_SleetTestSupport"],
+      swiftSettings: swiftSettings),
+    .testTarget(
+      name: "SleetImportTests",
+      dependencies: ["SleetImport", "SleetParticles", "_SleetTestSupport"],
+      resources: [.copy("Fixtures")],
       swiftSettings: swiftSettings),
     .testTarget(
       name: "SleetCLITests",

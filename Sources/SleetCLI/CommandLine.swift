@@ -1,6 +1,12 @@
 import SleetKit
 import SleetMath
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// An error a command reports. The exit status (docs/cli.md, "Exit status"):
 /// 0 success, 1 the work failed (an output could not be written), 2 usage
 /// error or bad input (flags, effect files, pictures, sprites, limits).
@@ -35,6 +41,16 @@ public struct CommandOutput: Sendable {
   /// it is redrawn, in seconds (tests shorten both).
   var progressDelay = 1.0
   var progressInterval = 0.25
+  /// Reads standard input (`sleet import -`), at most `limit` bytes; tests
+  /// replace it. A terminal is refused rather than waited on: the code is
+  /// meant to be piped in.
+  var readStandardInput: @Sendable (_ limit: Int) throws(InputFileError) -> [UInt8] = {
+    (limit: Int) throws(InputFileError) in
+    guard isatty(0) == 0 else {
+      throw .unreadable(reason: "it is a terminal; pipe the code in (sleet import - < FILE.swift)")
+    }
+    return try InputFile.read("/dev/stdin", limit: limit)
+  }
   /// The progress line of the running command, for the code that draws.
   let progress = ProgressHub()
   /// Binary data for stdout (`--out -`): throws `.failure` when the write
@@ -111,6 +127,7 @@ public enum SleetCommandLine {
     TransitionFrameCommand.self,
     TransitionRenderCommand.self,
     DemoCommand.self,
+    ImportCommand.self,
   ]
 
   /// Runs `sleet` with `arguments` (without the program name) and returns the

@@ -20,7 +20,7 @@ cd "$repo"
 output="${1:-$repo/.build/docs/SleetKit}"
 graphs="$repo/.build/docs/symbol-graphs"
 # Every public module SleetKit re-exports (Sources/SleetKit/SleetKit.swift).
-modules=SleetMath,SleetBLAS,SleetParticles,SleetShatter,SleetTransitions,SleetPreview
+modules=SleetMath,SleetBLAS,SleetParticles,SleetShatter,SleetTransitions,SleetPreview,SleetImport
 
 swift build --target SleetKit
 bin="$(swift build --show-bin-path)"

@@ -23,6 +23,7 @@ enum OptionTable {
   private static let presetsExport = ["presets", "export"]
   private static let validate = ["validate"]
   private static let demo = ["demo"]
+  private static let importCode = ["import"]
 
   /// The commands that write rendered frames.
   private static let renderers = [render, transitionRender, shatterRender]
@@ -227,8 +228,9 @@ enum OptionTable {
     repeatable: true, commands: [presetsExport])
   static let exportOut = CommandOption(
     "out", "FILE.json", "write the file (atomically) instead of printing it (- prints it)",
-    commands: [presetsExport])
-  static let exportForce = CommandOption("force", "replace an existing FILE.json", commands: [presetsExport])
+    commands: [presetsExport, importCode])
+  static let exportForce = CommandOption(
+    "force", "replace an existing FILE.json", commands: [presetsExport, importCode])
   static let validateTime = CommandOption(
     "time", "T", "also check the time T in seconds", range: effectTime,
     note: "as 'sleet render FILE.json --time T' would",
@@ -247,6 +249,18 @@ enum OptionTable {
   static let only = CommandOption(
     "only", "NAME,...", "render only these presets and transition styles", commands: [demo])
 
+  // MARK: - sleet import
+
+  static let importSize = CommandOption(
+    "size", "WxH", "the view size in points that bounds, frame and UIScreen.main.bounds read as",
+    default: "\(numberText(ImportSize.standard.width))x\(numberText(ImportSize.standard.height))",
+    note: "values that depend on it become the parameters width and height", commands: [importCode])
+  static let sprites = CommandOption(
+    "sprites", "DIR", "resolve UIImage(named: \"x\") to DIR/x.png when it exists",
+    default: "a built-in sprite chosen by name, reported", commands: [importCode])
+  static let strict = CommandOption(
+    "strict", "fail (exit 2, nothing written) when any code was not translated", commands: [importCode])
+
   // MARK: - The table
 
   /// Every declaration, in the order help lists them.
@@ -257,7 +271,7 @@ enum OptionTable {
     transitionDivisor, shatterDivisor, randomSeed, backend, step, threads, budget, cap, format, statsDuration,
     interval, width, parameter, duration, fps, demoFPS, start, stillTime, renderTime, renderProgress, hold,
     validateTime, layerSize, scale, demoScale, background, only, frames, shard, quality, lossless, dither, crf,
-    preset, json,
+    preset, json, importSize, sprites, strict,
   ]
 
   /// The options of the command at `path`, in the order help lists them.
