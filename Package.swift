@@ -93,7 +93,7 @@ let package = Package(
     // The `sleet` commands live in a library so tests can run them in-process.
     .target(
       name: "SleetCLI",
-      dependencies: ["SleetKit", "SleetGPU"],
+      dependencies: ["SleetKit", "SleetGPU", "CSDL2"],
       swiftSettings: swiftSettings),
     .executableTarget(
       name: "sleet",
@@ -156,6 +156,12 @@ let package = Package(
       name: "CGLES",
       pkgConfig: "glesv2",
       providers: [.apt(["libgles-dev", "libgl1-mesa-dri"])]),
+    // The window of `sleet play` (docs/rendering.md, "Playing an effect
+    // live"): only SleetCLI links it.
+    .systemLibrary(
+      name: "CSDL2",
+      pkgConfig: "sdl2",
+      providers: [.apt(["libsdl2-dev"])]),
 
     // MARK: - Unit test bundles
     // Helpers shared by the bundles (temporary folders, an independent CRC-32
@@ -203,7 +209,7 @@ let package = Package(
       swiftSettings: swiftSettings),
     .testTarget(
       name: "SleetCLITests",
-      dependencies: ["SleetCLI", "_SleetTestSupport"],
+      dependencies: ["SleetCLI", "CSDL2", "_SleetTestSupport"],
       swiftSettings: swiftSettings),
   ]
 )

@@ -110,6 +110,7 @@ public enum SleetCommandLine {
     ShatterRenderCommand.self,
     TransitionFrameCommand.self,
     TransitionRenderCommand.self,
+    PlayCommand.self,
     DemoCommand.self,
   ]
 

@@ -112,10 +112,11 @@ struct OptionTableTests {
       ["transition", "render"]: ["style": "fade", "from": picture, "to": picture, "out": folder + "/t.png"],
       ["shatter", "render"]: ["from": picture, "to": picture, "out": folder + "/s.png"],
       ["demo"]: ["scale": "0.0001"],
+      ["play"]: [:],
     ]
     let positionals: [[String]: [String]] = [
       ["presets", "export"]: ["no-such-preset"], ["validate"]: ["/nonexistent-sleet/x.json"],
-      ["render"]: ["no-such-preset"],
+      ["render"]: ["no-such-preset"], ["play"]: ["no-such-preset"],
     ]
     for command in SleetCommandLine.commands where !command.optionNames.isEmpty {
       let base = try #require(bases[command.path], "no command line for \(command.path)")
@@ -143,7 +144,8 @@ struct OptionTableTests {
     "target-rect": "0,0,2,2", "button": "0,0,2,2", "divisor": "2", "progress": "0.5", "json": "", "from": "a.png",
     "to": "b.png", "gesture": "g.json", "completion-speed": "1", "image": "i.png", "hold": "0", "backend": "simd",
     "effect": "snow", "step": "0.5", "threads": "1", "budget": "100", "cap": "", "format": "json", "interval": "0.5",
-    "width": "100", "parameter": "width=100", "only": "snow",
+    "width": "100", "parameter": "width=100", "only": "snow", "transition": "fade", "watch": "", "paused": "",
+    "snapshots": "/nonexistent-sleet-folder",
   ]
 
   /// Every `--name` a help text mentions (names without `--`), `--help` aside.
