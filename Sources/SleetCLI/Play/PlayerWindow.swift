@@ -46,9 +46,20 @@ final class PlayerWindow {
     if getenv("SDL_VIDEODRIVER") == nil { SDL_SetHint("SDL_VIDEODRIVER", "x11,wayland,KMSDRM") }
     guard SDL_InitSubSystem(UInt32(SDL_INIT_VIDEO)) == 0 else { throw failure("SDL video") }
     let undefinedPosition = Int32(0x1FFF_0000)  // SDL_WINDOWPOS_UNDEFINED
+    // The frame's size, halved until it fits the screen (the frame is then
+    // scaled down to the window; resizing scales it, letterboxed).
+    var windowWidth = width, windowHeight = height
+    var bounds = SDL_Rect()
+    if SDL_GetDisplayUsableBounds(0, &bounds) == 0, bounds.w > 0, bounds.h > 0 {
+      while windowWidth > Int(bounds.w) || windowHeight > Int(bounds.h) {
+        windowWidth = Swift.max(1, windowWidth / 2)
+        windowHeight = Swift.max(1, windowHeight / 2)
+      }
+    }
     guard
       let window = SDL_CreateWindow(
-        title, undefinedPosition, undefinedPosition, Int32(width), Int32(height), SDL_WINDOW_SHOWN.rawValue)
+        title, undefinedPosition, undefinedPosition, Int32(windowWidth), Int32(windowHeight),
+        SDL_WINDOW_SHOWN.rawValue | SDL_WINDOW_RESIZABLE.rawValue)
     else {
       let error = failure("the window")
       SDL_QuitSubSystem(UInt32(SDL_INIT_VIDEO))
@@ -77,6 +88,7 @@ final class PlayerWindow {
       SDL_QuitSubSystem(UInt32(SDL_INIT_VIDEO))
       throw error
     }
+    SDL_RenderSetLogicalSize(renderer, Int32(width), Int32(height))
     // A transparent background shows over the grey the frame is cleared to.
     SDL_SetTextureBlendMode(texture, SDL_BLENDMODE_BLEND)
     var mode = SDL_DisplayMode()
