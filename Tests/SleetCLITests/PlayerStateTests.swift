@@ -1,4 +1,5 @@
 import CSDL2
+import SleetKit
 import Testing
 
 @testable import SleetCLI
@@ -120,5 +121,55 @@ struct PlayerStateTests {
     #expect(state.apply(.step(1)) && state.time == 1.1)
     #expect(!state.apply(.saveFrame) && !state.apply(.toggleOverlay) && !state.apply(.quit))
     #expect(state.time == 1.1)
+  }
+}
+
+/// The overlay of `sleet play` and what the window shows: the overlay is on
+/// the window's copy only, `o` removes it, and a load error is in it.
+@Suite("sleet play: the overlay")
+struct PlayOverlayTests {
+  /// A scene of one flat colour, so the overlay's pixels are easy to find.
+  final class FlatScene: PlayScene {
+    var pixelWidth: Int { 240 }
+    var pixelHeight: Int { 120 }
+    var end: Double? { 2 }
+    func frame(at time: Double) throws(CommandError) -> (image: RGBAImage, particles: Int?) {
+      (RGBAImage(width: 240, height: 120, background: ColorRGBA(red: 0.2, green: 0.4, blue: 0.8, alpha: 1)), 7)
+    }
+  }
+
+  @Test func theOverlayIsOnTheWindowsCopyOnly() throws {
+    var player = Player(
+      scene: FlatScene(), state: PlayerState(start: 1.5, end: 2, framesPerSecond: 30, paused: true),
+      snapshots: ".", name: "flat", output: CommandOutput(standardOutput: { _ in }, standardError: { _ in }))
+    let frame = try player.currentFrame().image.straightRGBA8()
+    let shown = try player.displayedBytes()
+    #expect(shown.count == frame.count)
+    let drawn = shown != frame
+    #expect(drawn, "the overlay is drawn")
+    // Only the band at the top changes: rows from 60 on are the frame's.
+    let row = 4 * 240
+    let rest = shown[(60 * row)...] == frame[(60 * row)...]
+    #expect(rest)
+    player.showsOverlay = false
+    let plain = try player.displayedBytes() == frame
+    #expect(plain, "o turns the overlay off")
+    let unchanged = try player.currentFrame().image.straightRGBA8() == frame
+    #expect(unchanged, "the frame itself has no overlay")
+  }
+
+  @Test func theOverlaySaysTimeSpeedParticlesAndTheError() {
+    var state = PlayerState(start: 1.5, end: 2, framesPerSecond: 30, paused: true)
+    state.changeSpeed(by: 0.5)
+    let lines = PlayOverlay.lines(state: state, particles: 7, frameSeconds: 0.0123, error: "fx.json: bad")
+    #expect(
+      lines.map(\.text) == ["t 1.500 s / 2.000 s  x1/2  paused", "7 particles  frame 12.3 ms", "error: fx.json: bad"])
+    #expect(lines[2].color == PlayOverlay.errorColor)
+    let running = PlayOverlay.lines(
+      state: PlayerState(start: 60, end: nil, framesPerSecond: 30), particles: nil, frameSeconds: 0.002, error: nil)
+    #expect(running.map(\.text) == ["t 60.000 s  x1  playing", "frame 2.0 ms"])
+    // Every character the overlay writes (lower-cased) has a glyph.
+    let text = (lines + running).map { $0.text.lowercased() }.joined()
+    #expect(text.allSatisfy { BitmapFont.supportedCharacters.contains($0) })
   }
 }

@@ -12,9 +12,9 @@ struct PlayCommand: SleetCommand {
                       [--fps F] [--snapshots DIR]
            sleet play --transition STYLE --from A.png --to B.png [--direction D]
                       [--gesture FILE.json] [--completion-speed S] [--image IMG.png]
-                      [--image-rect x,y,w,h --target-rect x,y,w,h] [--button x,y,w,h]
-                      [--divisor N] [--seed N] [--hold S] [--start T] [--paused]
-                      [--fps F] [--snapshots DIR]
+                      [--image-rect x,y,w,h --target-rect x,y,w,h]
+                      [--button x,y,w,h] [--divisor N] [--seed N] [--hold S]
+                      [--start T] [--paused] [--fps F] [--snapshots DIR]
 
     Opens a window (SDL2) that plays a built-in preset or an effect file as
     'sleet render' draws it, or a transition as 'sleet transition render'
