@@ -157,10 +157,12 @@ let package = Package(
       pkgConfig: "glesv2",
       providers: [.apt(["libgles-dev", "libgl1-mesa-dri"])]),
     // The window of `sleet play` (docs/rendering.md, "Playing an effect
-    // live"): only SleetCLI links it.
+    // live"): only SleetCLI links it. No pkgConfig: sdl2.pc's only flag
+    // beyond the default paths is -D_REENTRANT, which SwiftPM refuses with a
+    // warning on every build (and glibc ignores); the shim includes
+    // <SDL2/SDL.h> and module.modulemap links -lSDL2, as CGIF does.
     .systemLibrary(
       name: "CSDL2",
-      pkgConfig: "sdl2",
       providers: [.apt(["libsdl2-dev"])]),
 
     // MARK: - Unit test bundles

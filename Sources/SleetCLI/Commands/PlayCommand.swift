@@ -84,7 +84,9 @@ struct PlayCommand: SleetCommand {
     let initial = start ?? source.defaultStart(scene)
     let watched =
       watch
-      ? WatchedScene(path: source.label, scene: scene, load: { t throws(CommandError) in try source.load(time: t) })
+      ? WatchedScene(
+        path: source.label, scene: scene,
+        load: { t throws(CommandError) in try source.load(time: t, timeFlag: "the time shown") })
       : nil
     let window = try PlayerWindow(
       title: "sleet play \(source.label)", width: scene.pixelWidth, height: scene.pixelHeight)
@@ -155,13 +157,14 @@ enum PlaySource {
     return name.lowercased().hasSuffix(".json") ? String(name.dropLast(5)) : name
   }
 
-  /// Loads the scene, checked for `time` (nil: the default start).
-  func load(time: Double?) throws(CommandError) -> any PlayScene {
+  /// Loads the scene, checked for `time` (nil: the default start), which a
+  /// failed check names as `timeFlag`.
+  func load(time: Double?, timeFlag: String = "--start") throws(CommandError) -> any PlayScene {
     switch self {
     case .effect(let name, let canvas, let background, let seed):
       try EffectPlayScene(
         name: name, canvas: canvas, background: background, seed: seed, times: time.map { [$0] } ?? [],
-        timeFlag: time == nil ? "the default --start" : "--start")
+        timeFlag: time == nil ? "the default --start" : timeFlag)
     case .transition(let inputs):
       try inputs.scene()
     }
