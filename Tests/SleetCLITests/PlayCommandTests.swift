@@ -134,6 +134,30 @@ struct PlayCommandTests {
     #expect(try decodedPNG(saved.path) == (try decodedPNG(reference)))
   }
 
+  /// A transition following a recorded pan: frame k (k presses of `.` at
+  /// --fps F) is the frame k of `sleet transition render --gesture`.
+  @Test func aGestureTransitionStepsThroughTheRendersFrames() throws {
+    let folder = makeTemporaryFolder()
+    defer { removeTree(folder) }
+    try PNGFile.write(DemoPicture.first.image(width: 32, height: 24), to: folder + "/a.png")
+    try PNGFile.write(DemoPicture.second.image(width: 32, height: 24), to: folder + "/b.png")
+    try FileOutput.atomicWrite(
+      Array(
+        #"{"samples": [{"time": 0, "translationX": 0}, {"time": 0.2, "translationX": 6}, {"time": 0.4, "translationX": 20}]}"#
+          .utf8), to: folder + "/pan.json")
+    let inputs = ["--from", folder + "/a.png", "--to", folder + "/b.png", "--gesture", folder + "/pan.json"]
+    let session = PlaySession(["--transition", "slide", "--fps", "10", "--paused", "--snapshots", folder] + inputs)
+    for _ in 0..<3 { session.press(SDLK_PERIOD) }
+    let saved = try session.save()
+    #expect(session.quit() == 0, "\(session.stderr)")
+    #expect(saved.time == 0.3)
+    let r = runSleet(
+      ["transition", "render", "--style", "slide", "--fps", "10", "--frames", "3", "--out", folder + "/frames/"]
+        + inputs)
+    #expect(r.status == 0, "\(r.err)")
+    #expect(try decodedPNG(saved.path) == (try decodedPNG(folder + "/frames/frame-0003.png")))
+  }
+
   /// `--watch`: an edit is played at the time shown; a bad edit is reported
   /// on stderr and the last good effect plays on; a fixed edit loads again.
   @Test func watchReloadsKeepsTheLastGoodEffectAndRecovers() throws {
