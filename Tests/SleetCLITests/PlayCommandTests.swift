@@ -9,7 +9,7 @@ import _SleetTestSupport
 @testable import SleetCLI
 
 /// `sleet play` running in-process on a thread of its own, with SDL's
-/// offscreen driver (no display needed): the test presses keys by pushing SDL key events into
+/// dummy video driver (no display needed): the test presses keys by pushing SDL key events into
 /// the queue the player's event loop reads (the path a keyboard's events
 /// take), and reads what the player prints.
 final class PlaySession: Sendable {
@@ -19,10 +19,12 @@ final class PlaySession: Sendable {
 
   /// Starts `sleet play ARGUMENTS` and waits for its window to be open.
   init(_ arguments: [String]) {
-    // SDL's offscreen driver, as SDL_VIDEODRIVER=offscreen chooses it, set
-    // through SDL's hint (the process's environment is shared with the tests
-    // running beside this one).
-    SDL_SetHintWithPriority("SDL_VIDEODRIVER", "offscreen", SDL_HINT_OVERRIDE)
+    // SDL's dummy driver, as SDL_VIDEODRIVER=dummy chooses it, set through
+    // SDL's hint (the process's environment is shared with the tests running
+    // beside this one). Not the offscreen driver: it loads Mesa through EGL,
+    // whose allocations outlive its unloading (LeakSanitizer reports them
+    // under `swift test --sanitize=address`).
+    SDL_SetHintWithPriority("SDL_VIDEODRIVER", "dummy", SDL_HINT_OVERRIDE)
     let output = CommandOutput(
       standardOutput: { s in self.out.withLock { $0 += s } }, standardError: { s in self.err.withLock { $0 += s } })
     DispatchQueue.global().async {

@@ -11,8 +11,8 @@ import CSDL2
 /// SDL calls of `sleet` are in this type; ``PlayCommand`` decides what to
 /// show.
 ///
-/// SDL reads its usual environment: `SDL_VIDEODRIVER=offscreen` (or
-/// `dummy`) plays without a display, as the tests do.
+/// SDL reads its usual environment: `SDL_VIDEODRIVER=offscreen` or `dummy`
+/// plays without a display (the tests use `dummy`).
 final class PlayerWindow {
   private let window: OpaquePointer
   private let renderer: OpaquePointer
