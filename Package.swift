@@ -110,7 +110,7 @@ let package = Package(
     // The `sleet` commands live in a library so tests can run them in-process.
     .target(
       name: "SleetCLI",
-      dependencies: ["SleetKit", "SleetGPU", "SleetVideo"],
+      dependencies: ["SleetKit", "SleetGPU", "SleetVideo", "CSDL2"],
       swiftSettings: swiftSettings),
     .executableTarget(
       name: "sleet",
@@ -183,6 +183,14 @@ let package = Package(
       name: "CGLES",
       pkgConfig: "glesv2",
       providers: [.apt(["libgles-dev", "libgl1-mesa-dri"])]),
+    // The window of `sleet play` (docs/rendering.md, "Playing an effect
+    // live"): only SleetCLI links it. No pkgConfig: sdl2.pc's only flag
+    // beyond the default paths is -D_REENTRANT, which SwiftPM refuses with a
+    // warning on every build (and glibc ignores); the shim includes
+    // <SDL2/SDL.h> and module.modulemap links -lSDL2, as CGIF does.
+    .systemLibrary(
+      name: "CSDL2",
+      providers: [.apt(["libsdl2-dev"])]),
 
     // MARK: - Unit test bundles
     // Helpers shared by the bundles (temporary folders, an independent CRC-32
@@ -239,7 +247,7 @@ let package = Package(
       swiftSettings: swiftSettings),
     .testTarget(
       name: "SleetCLITests",
-      dependencies: ["SleetCLI", "_SleetTestSupport"],
+      dependencies: ["SleetCLI", "CSDL2", "_SleetTestSupport"],
       swiftSettings: swiftSettings),
   ]
 )

@@ -126,6 +126,7 @@ public enum SleetCommandLine {
     ShatterRenderCommand.self,
     TransitionFrameCommand.self,
     TransitionRenderCommand.self,
+    PlayCommand.self,
     DemoCommand.self,
     ImportCommand.self,
   ]

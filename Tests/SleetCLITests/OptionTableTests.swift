@@ -113,10 +113,11 @@ struct OptionTableTests {
       ["shatter", "render"]: ["from": picture, "to": picture, "out": folder + "/s.png"],
       ["demo"]: ["scale": "0.0001"],
       ["import"]: [:],
+      ["play"]: [:],
     ]
     let positionals: [[String]: [String]] = [
       ["presets", "export"]: ["no-such-preset"], ["validate"]: ["/nonexistent-sleet/x.json"],
-      ["render"]: ["no-such-preset"], ["import"]: ["/nonexistent-sleet/x.swift"],
+      ["render"]: ["no-such-preset"], ["import"]: ["/nonexistent-sleet/x.swift"], ["play"]: ["no-such-preset"],
     ]
     for command in SleetCommandLine.commands where !command.optionNames.isEmpty {
       let base = try #require(bases[command.path], "no command line for \(command.path)")
@@ -145,7 +146,7 @@ struct OptionTableTests {
     "to": "b.png", "gesture": "g.json", "completion-speed": "1", "image": "i.png", "hold": "0", "backend": "simd",
     "effect": "snow", "step": "0.5", "threads": "1", "budget": "100", "cap": "", "format": "json", "interval": "0.5",
     "width": "100", "parameter": "width=100", "only": "snow", "crf": "20", "preset": "fast", "sprites": ".",
-    "strict": "",
+    "strict": "", "transition": "fade", "watch": "", "paused": "", "snapshots": "/nonexistent-sleet-folder",
   ]
 
   /// Every `--name` a help text mentions (names without `--`), `--help` aside.

@@ -5,12 +5,18 @@ import SleetKit
 enum TransitionCommandOptions {
   /// `--style NAME` (required).
   static func style(_ arguments: inout Arguments) throws(CommandError) -> TransitionStyle {
-    let names = TransitionStyle.allCases.map(\.rawValue)
-    guard let style = try arguments.choice(OptionTable.transitionStyle, names, { TransitionStyle(rawValue: $0) })
-    else {
-      throw .usage("--style is required: one of \(names.joined(separator: ", "))")
+    guard let style = try optionalStyle(&arguments, OptionTable.transitionStyle) else {
+      throw .usage("--style is required: one of \(TransitionStyle.allCases.map(\.rawValue).joined(separator: ", "))")
     }
     return style
+  }
+
+  /// A style named by `option` (`--style`, or `sleet play --transition`),
+  /// nil when absent.
+  static func optionalStyle(_ arguments: inout Arguments, _ option: CommandOption) throws(CommandError)
+    -> TransitionStyle?
+  {
+    try arguments.choice(option, TransitionStyle.allCases.map(\.rawValue)) { TransitionStyle(rawValue: $0) }
   }
 
   /// `--direction D` (default: the style's first direction).
@@ -347,6 +353,12 @@ struct TransitionRenderRequest {
 
   /// The two pictures, of the same size and within the image limits.
   func readPictures() throws(CommandError) -> (from: RGBAImage, to: RGBAImage) {
+    try Self.readPictures(fromPath: fromPath, toPath: toPath)
+  }
+
+  /// The pictures at `fromPath` and `toPath` (`--from`, `--to`), of the same
+  /// size and within the image limits.
+  static func readPictures(fromPath: String, toPath: String) throws(CommandError) -> (from: RGBAImage, to: RGBAImage) {
     let from = try InputImages.readPicture(fromPath, flag: "--from")
     let to = try InputImages.readPicture(toPath, flag: "--to")
     guard from.width == to.width && from.height == to.height else {
@@ -361,7 +373,15 @@ struct TransitionRenderRequest {
   /// The zoom style's flying image: `--image`, or cut from the picture it
   /// leaves; nil for the other styles.
   func zoomImage(from: RGBAImage, transition: Transition) throws(CommandError) -> RGBAImage? {
-    guard style == .zoom else { return nil }
+    try Self.zoomImage(imagePath: imagePath, options: options, from: from, transition: transition)
+  }
+
+  /// The zoom style's flying image: the picture at `imagePath`, or cut from
+  /// `from` at the rect of `options` it leaves; nil for the other styles.
+  static func zoomImage(
+    imagePath: String?, options: TransitionOptions, from: RGBAImage, transition: Transition
+  ) throws(CommandError) -> RGBAImage? {
+    guard transition.style == .zoom else { return nil }
     if let imagePath { return try InputImages.readPicture(imagePath, flag: "--image") }
     let rect = transition.direction == .push ? options.imageRect! : options.targetRect!
     return TransitionScene.crop(from, to: rect, pixelsPerPoint: 1)
@@ -369,6 +389,11 @@ struct TransitionRenderRequest {
 
   /// The recorded pan of `--gesture`, if given.
   func readGesture() throws(CommandError) -> PanGesture? {
+    try Self.readGesture(gesturePath)
+  }
+
+  /// The recorded pan at `gesturePath` (`--gesture`), if given.
+  static func readGesture(_ gesturePath: String?) throws(CommandError) -> PanGesture? {
     guard let gesturePath else { return nil }
     do throws(GestureError) {
       return try PanGesture(contentsOfFile: gesturePath)

@@ -24,6 +24,7 @@ enum OptionTable {
   private static let validate = ["validate"]
   private static let demo = ["demo"]
   private static let importCode = ["import"]
+  private static let play = ["play"]
 
   /// The commands that write rendered frames.
   private static let renderers = [render, transitionRender, shatterRender]
@@ -96,22 +97,22 @@ enum OptionTable {
     note: "at most \(SleetLimits.frames) frames", commands: [render])
   static let start = CommandOption(
     "start", "T", "time of the first frame in seconds", range: effectTime, default: fromTheEffect,
-    note: "seeking there costs the live particles, not T", commands: [render])
+    note: "seeking there costs the live particles, not T", commands: [render, play])
   static let stillTime = CommandOption(
     "time", "T", "time of the still for FILE.png, in seconds", range: effectTime, default: fromTheEffect,
     commands: [render])
   static let layerSize = CommandOption(
     "size", "WxH", "layer size in points, each side in (0, \(numberText(SleetLimits.layerSide))]",
     default: "\(numberText(RenderOptions.defaultSize.width))x\(numberText(RenderOptions.defaultSize.height))",
-    commands: [render])
+    commands: [render, play])
   static let scale = CommandOption(
     "scale", "PX_PER_PT", "pixels per point", range: scaleRange, default: "1",
     note:
       "the image is ⌈W·scale⌉ × ⌈H·scale⌉ pixels, at least 1, at most \(SleetLimits.imageSide) a side and \(SleetLimits.imagePixels) in all",
-    commands: [render])
+    commands: [render, play])
   static let background = CommandOption(
     "background", "RGBA", "#RRGGBB, #RRGGBBAA, or r,g,b[,a] with components in [0, 1], straight alpha",
-    default: "#000000ff, opaque black", commands: [render])
+    default: "#000000ff, opaque black", commands: [render, play])
 
   // MARK: - sleet transition, sleet shatter render
 
@@ -123,15 +124,16 @@ enum OptionTable {
     default: ShatterStyle.checkerboard.rawValue, commands: [shatterFrame, shatterRender])
   static let transitionDirection = CommandOption(
     "direction", "D", "push, pop, present or dismiss, as the style takes", default: "the style's first",
-    note: "see 'sleet transition frame --help'", commands: transitions)
+    note: "see 'sleet transition frame --help'", commands: transitions + [play])
   static let imageRect = CommandOption(
-    "image-rect", "x,y,w,h", "zoom: the image's rect on the push's from screen", commands: transitions)
+    "image-rect", "x,y,w,h", "zoom: the image's rect on the push's from screen", commands: transitions + [play])
   static let targetRect = CommandOption(
-    "target-rect", "x,y,w,h", "zoom: its rect on the push's to screen", commands: transitions)
-  static let button = CommandOption("button", "x,y,w,h", "circleReveal: the button's frame", commands: transitions)
+    "target-rect", "x,y,w,h", "zoom: its rect on the push's to screen", commands: transitions + [play])
+  static let button = CommandOption(
+    "button", "x,y,w,h", "circleReveal: the button's frame", commands: transitions + [play])
   static let transitionDivisor = CommandOption(
     "divisor", "N", "checkerboard, explode, glassBreak: tiles across", default: "\(CheckerboardPlan.defaultDivisor)",
-    commands: transitions)
+    commands: transitions + [play])
   static let randomSeed = CommandOption(
     "seed", "N", "explode, glassBreak: random seed", default: "0", note: "an unsigned 64-bit integer",
     commands: transitions + [shatterFrame])
@@ -150,14 +152,15 @@ enum OptionTable {
     "to", "B.png", "the picture shown at the end", required: true, commands: pictureTransitions)
   static let gesture = CommandOption(
     "gesture", "FILE.json", "drive the transition by a recorded pan (an animation or a folder)",
-    commands: pictureTransitions)
+    commands: pictureTransitions + [play])
   static let completionSpeed = CommandOption(
     "completion-speed", "S", "completion speed after the gesture",
-    range: .numbers(above: 0, atMost: SleetLimits.completionSpeed), default: "1", commands: pictureTransitions)
+    range: .numbers(above: 0, atMost: SleetLimits.completionSpeed), default: "1",
+    commands: pictureTransitions + [play])
   static let image = CommandOption(
     "image", "IMG.png", "zoom: the flying image",
     default: "cut from the picture it leaves", note: "A at --image-rect on push, at --target-rect on pop",
-    commands: pictureTransitions)
+    commands: pictureTransitions + [play])
   static let renderTime = CommandOption(
     "time", "T", "the still's time in seconds", range: transitionTime, default: "half the duration",
     note: "FILE.png only",
@@ -168,7 +171,7 @@ enum OptionTable {
   static let hold = CommandOption(
     "hold", "S", "seconds of the final picture after the end",
     range: .numbers(above: 0, includesLower: true, atMost: SleetLimits.holdSeconds, quantity: "seconds"),
-    default: "0", commands: pictureTransitions)
+    default: "0", commands: pictureTransitions + [play])
 
   // MARK: - sleet shatter plan, sleet shatter frame
 
@@ -261,17 +264,44 @@ enum OptionTable {
   static let strict = CommandOption(
     "strict", "fail (exit 2, nothing written) when any code was not translated", commands: [importCode])
 
+  // MARK: - sleet play
+
+  static let playTransition = CommandOption(
+    "transition", "STYLE",
+    "play a transition between --from and --to instead of an effect: \(TransitionStyle.allCases.map(\.rawValue).joined(separator: ", "))",
+    commands: [play])
+  static let playFrom = CommandOption(
+    "from", "A.png", "with --transition: the picture shown first (required there)", commands: [play])
+  static let playTo = CommandOption(
+    "to", "B.png", "with --transition: the picture shown at the end (required there)", commands: [play])
+  static let watch = CommandOption(
+    "watch",
+    "reload the effect file when it changes, keeping the time shown; a file that does not load is reported and the last good one plays on",
+    commands: [play])
+  static let paused = CommandOption("paused", "start paused", commands: [play])
+  static let playFPS = CommandOption(
+    "fps", "F", "frame steps: , and . move by 1/F s", range: fpsRange, default: "\(PlayCommand.defaultFPS)",
+    commands: [play])
+  static let playSeed = CommandOption(
+    "seed", "N",
+    "the effect's emitter seed (0…\(UInt32.max), default the effect's); with --transition, explode and glassBreak's random seed (default 0)",
+    commands: [play])
+  static let snapshots = CommandOption(
+    "snapshots", "DIR", "where s writes the frame shown as a PNG", default: "the current folder",
+    note: "the folder must exist", commands: [play])
+
   // MARK: - The table
 
   /// Every declaration, in the order help lists them.
   static let all: [CommandOption] = [
-    transitionStyle, shatterStyle, effect, from, to, out, exportOut, demoOut, force, exportForce, demoForce, gpu,
+    playTransition, playFrom, playTo, watch, transitionStyle, shatterStyle, effect, from, to, out, exportOut, demoOut,
+    force, exportForce, demoForce, gpu,
     emitterSeed, containerSize, shatterTime, transitionFrameTime, transitionFrameProgress, dumpTime,
     shatterDirection, transitionDirection, gesture, completionSpeed, image, imageRect, targetRect, button,
     transitionDivisor, shatterDivisor, randomSeed, backend, step, threads, budget, cap, format, statsDuration,
     interval, width, parameter, duration, fps, demoFPS, start, stillTime, renderTime, renderProgress, hold,
     validateTime, layerSize, scale, demoScale, background, only, frames, shard, quality, lossless, dither, crf,
-    preset, json, importSize, sprites, strict,
+    preset, json, importSize, sprites, strict, paused, playFPS, playSeed, snapshots,
   ]
 
   /// The options of the command at `path`, in the order help lists them.
