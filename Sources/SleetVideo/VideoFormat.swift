@@ -86,7 +86,7 @@ public struct VideoOptions: Hashable, Sendable {
   /// The VP9 constant quality levels libvpx takes.
   public static let vp9CRFRange = 0...63
   /// H.264's default constant rate factor.
-  public static let defaultH264CRF = 20
+  public static let defaultH264CRF = 17
   /// H.264's default preset.
   public static let defaultH264Preset = "veryfast"
   /// VP9's default constant quality level.
