@@ -47,6 +47,7 @@ public final class VideoEncoder {
   public private(set) var frameCount = 0
 
   private let output: _MuxerOutput
+  private let conversion: _FrameConversion
   private var muxer: UnsafeMutablePointer<AVFormatContext>?
   private var codec: UnsafeMutablePointer<AVCodecContext>?
   private var stream: UnsafeMutablePointer<AVStream>?
@@ -54,7 +55,10 @@ public final class VideoEncoder {
   private var isFinished = false
 
   /// The codec's pixel format.
-  var pixelFormat: AVPixelFormat {
+  var pixelFormat: AVPixelFormat { Self.pixelFormat(format) }
+
+  /// The pixel format of `format`'s codec.
+  static func pixelFormat(_ format: VideoFormat) -> AVPixelFormat {
     switch format {
     case .mp4: AV_PIX_FMT_YUV420P
     case .webm: AV_PIX_FMT_YUVA420P
@@ -82,6 +86,7 @@ public final class VideoEncoder {
     self.framesPerSecond = framesPerSecond
     self.options = options
     output = try _MuxerOutput()
+    conversion = try _FrameConversion(pixelFormat: Self.pixelFormat(format), width: width, height: height)
     Self.quietLibraryLog
     // Every stored property is set: a throw below runs `deinit`, which
     // frees what was allocated.
@@ -221,8 +226,7 @@ extension VideoEncoder: AnimationEncoder {
 
   /// Converts one image to the codec's pixel format (see ``VideoEncoder``).
   public var framePreparation: @Sendable (RGBAImage) -> VideoFrame {
-    let pixelFormat = pixelFormat
-    return { VideoFrame(converted: _convert($0, to: pixelFormat)) }
+    { [conversion] in VideoFrame(converted: conversion.convert($0)) }
   }
 
   /// Writes the container's header.

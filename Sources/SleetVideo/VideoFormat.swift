@@ -86,9 +86,9 @@ public struct VideoOptions: Hashable, Sendable {
   /// The VP9 constant quality levels libvpx takes.
   public static let vp9CRFRange = 0...63
   /// H.264's default constant rate factor.
-  public static let defaultH264CRF = 17
+  public static let defaultH264CRF = 20
   /// H.264's default preset.
-  public static let defaultH264Preset = "veryfast"
+  public static let defaultH264Preset = "superfast"
   /// VP9's default constant quality level.
   public static let defaultVP9CRF = 30
 

@@ -10,7 +10,7 @@ public struct VideoFrame: Sendable {
 
 /// An `AVFrame` this module allocated and filled, freed with the object.
 final class _FrameBuffer: @unchecked Sendable {
-  // Safe to mark Sendable: the frame is written only by `_convert` before
+  // Safe to mark Sendable: the frame is written only by `_FrameConversion.convert` before
   // the object is shared, then only read (the codec takes its own
   // reference to the buffers and never writes them).
   let frame: UnsafeMutablePointer<AVFrame>
@@ -23,65 +23,154 @@ final class _FrameBuffer: @unchecked Sendable {
   }
 }
 
-/// The colour conversion: premultiplied Float RGBA → straight 8-bit RGBA
-/// (``RGBAImage/straightRGBA8()``) → `pixelFormat` through libswscale,
-/// with BT.709 coefficients, full-range RGB in, limited-range YUV out
-/// (alpha stays full range, scaled to the format's depth). The frame is
-/// tagged so, as the codec context is.
+/// The colour conversion of one frame size and pixel format:
+/// premultiplied Float RGBA → straight 8-bit RGBA (exactly
+/// ``RGBAImage/straightRGBA8()``'s bytes) → `pixelFormat` through
+/// libswscale, with BT.709 coefficients, full-range RGB in, limited-range
+/// YUV out (alpha stays full range, scaled to the format's depth). The
+/// frame is tagged so, as the codec context is.
 ///
-/// Pure: a new scaler context a call (libswscale's are not thread-safe),
-/// so frames convert concurrently.
-func _convert(_ image: RGBAImage, to pixelFormat: AVPixelFormat) -> Result<_FrameBuffer, VideoError> {
-  let width = Int32(image.width)
-  let height = Int32(image.height)
-  guard let frame = av_frame_alloc() else {
-    return .failure(.library(sleet_averror_nomem(), doing: "allocating a frame"))
+/// The 8-bit stage goes through a band of ``bandRows`` rows at a time
+/// (libswscale takes the image as consecutive slices), so no full-size
+/// intermediate image is made; the frame's planes come from a buffer pool,
+/// so a long video reuses the same few buffers instead of mapping fresh
+/// memory for every frame.
+///
+/// Thread-safe: ``convert(_:)`` makes a scaler context a call (libswscale's
+/// are not thread-safe) and libavutil's buffer pools are.
+final class _FrameConversion: @unchecked Sendable {
+  // Safe to mark Sendable: every stored property is set once in `init`;
+  // `av_buffer_pool_get` locks the pool.
+  let pixelFormat: AVPixelFormat
+  let width: Int32
+  let height: Int32
+  private let pool: OpaquePointer
+
+  /// Rows converted to 8-bit at a time.
+  static let bandRows = 16
+  /// The planes' alignment (bytes), for the codecs' SIMD loads.
+  static let alignment: Int32 = 64
+
+  /// - Throws: ``VideoError/library(doing:message:code:)`` when FFmpeg
+  ///   cannot size or allocate the frames.
+  init(pixelFormat: AVPixelFormat, width: Int, height: Int) throws(VideoError) {
+    self.pixelFormat = pixelFormat
+    self.width = Int32(width)
+    self.height = Int32(height)
+    let size = av_image_get_buffer_size(pixelFormat, self.width, self.height, Self.alignment)
+    guard size > 0 else { throw .library(size, doing: "sizing a \(width)×\(height) frame") }
+    // Padding past the last plane, for codecs whose SIMD loads read a few
+    // bytes past a row's end.
+    guard let pool = av_buffer_pool_init(Int(size) + Int(Self.alignment), nil) else {
+      throw .library(sleet_averror_nomem(), doing: "allocating the frame pool")
+    }
+    self.pool = pool
   }
-  let buffer = _FrameBuffer(frame)
-  frame.pointee.width = width
-  frame.pointee.height = height
-  frame.pointee.format = pixelFormat.rawValue
-  _tagBT709(
-    &frame.pointee.color_range, &frame.pointee.colorspace, &frame.pointee.color_primaries,
-    &frame.pointee.color_trc)
-  let allocated = av_frame_get_buffer(frame, 0)
-  guard allocated >= 0 else { return .failure(.library(allocated, doing: "allocating a frame's planes")) }
-  guard
-    let scaler = sws_getContext(
-      width, height, AV_PIX_FMT_RGBA, width, height, pixelFormat, SWS_BILINEAR | SWS_ACCURATE_RND, nil, nil, nil)
-  else {
-    return .failure(.unavailable("conversion from RGBA to \(String(cString: av_get_pix_fmt_name(pixelFormat)))"))
+
+  deinit {
+    // Freed once the last frame from it is released.
+    var pool: OpaquePointer? = pool
+    av_buffer_pool_uninit(&pool)
   }
-  defer { sws_freeContext(scaler) }
-  let bt709 = sws_getCoefficients(SWS_CS_ITU709)
-  // Source range 1 (full: RGB), destination range 0 (limited); brightness
-  // 0, contrast and saturation 1.0 in 16.16 fixed point.
-  _ = sws_setColorspaceDetails(scaler, bt709, 1, bt709, 0, 0, 1 << 16, 1 << 16)
-  let rgba = image.straightRGBA8()
-  var planes = frame.pointee.data
-  var strides = frame.pointee.linesize
-  let rows = rgba.withUnsafeBufferPointer { source in
-    // Safe: `planes` and `strides` are homogeneous tuples of
-    // AV_NUM_DATA_POINTERS elements, laid out as C arrays; libswscale
-    // reads as many as the formats have planes, and writes only through
-    // the plane pointers into the frame's buffers.
-    withUnsafePointer(to: &planes) { planes in
-      withUnsafePointer(to: &strides) { strides in
-        planes.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: Int(AV_NUM_DATA_POINTERS)) {
-          planes in
-          strides.withMemoryRebound(to: Int32.self, capacity: Int(AV_NUM_DATA_POINTERS)) { strides in
-            let sourcePlanes: [UnsafePointer<UInt8>?] = [source.baseAddress, nil, nil, nil]
-            let sourceStrides: [Int32] = [4 * width, 0, 0, 0]
-            return sws_scale(scaler, sourcePlanes, sourceStrides, 0, height, planes, strides)
-          }
+
+  /// `image` converted (see the type's summary), or why it could not be.
+  /// - Precondition: `image` is ``width`` × ``height``.
+  func convert(_ image: RGBAImage) -> Result<_FrameBuffer, VideoError> {
+    precondition(image.width == Int(width) && image.height == Int(height), "_FrameConversion: wrong frame size")
+    guard let frame = av_frame_alloc() else {
+      return .failure(.library(sleet_averror_nomem(), doing: "allocating a frame"))
+    }
+    let buffer = _FrameBuffer(frame)
+    frame.pointee.width = width
+    frame.pointee.height = height
+    frame.pointee.format = pixelFormat.rawValue
+    _tagBT709(
+      &frame.pointee.color_range, &frame.pointee.colorspace, &frame.pointee.color_primaries,
+      &frame.pointee.color_trc)
+    guard let planesBuffer = av_buffer_pool_get(pool) else {
+      return .failure(.library(sleet_averror_nomem(), doing: "allocating a frame's planes"))
+    }
+    // The frame owns the reference: `av_frame_free` returns it to the pool.
+    frame.pointee.buf.0 = planesBuffer
+    var planes = [UnsafeMutablePointer<UInt8>?](repeating: nil, count: 4)
+    var strides = [Int32](repeating: 0, count: 4)
+    let filled = av_image_fill_arrays(
+      &planes, &strides, planesBuffer.pointee.data, pixelFormat, width, height, Self.alignment)
+    guard filled >= 0 else { return .failure(.library(filled, doing: "laying out a frame's planes")) }
+    (frame.pointee.data.0, frame.pointee.data.1, frame.pointee.data.2, frame.pointee.data.3) =
+      (planes[0], planes[1], planes[2], planes[3])
+    (frame.pointee.linesize.0, frame.pointee.linesize.1, frame.pointee.linesize.2, frame.pointee.linesize.3) =
+      (strides[0], strides[1], strides[2], strides[3])
+    guard
+      let scaler = sws_getContext(
+        width, height, AV_PIX_FMT_RGBA, width, height, pixelFormat, SWS_BILINEAR | SWS_ACCURATE_RND, nil, nil, nil)
+    else {
+      return .failure(.unavailable("conversion from RGBA to \(String(cString: av_get_pix_fmt_name(pixelFormat)))"))
+    }
+    defer { sws_freeContext(scaler) }
+    let bt709 = sws_getCoefficients(SWS_CS_ITU709)
+    // Source range 1 (full: RGB), destination range 0 (limited); brightness
+    // 0, contrast and saturation 1.0 in 16.16 fixed point.
+    _ = sws_setColorspaceDetails(scaler, bt709, 1, bt709, 0, 0, 1 << 16, 1 << 16)
+    let columns = Int(width)
+    var band = [UInt8](repeating: 0, count: 4 * columns * Self.bandRows)
+    var written: Int32 = 0
+    image.withUnsafeBufferPointer { pixels in
+      band.withUnsafeMutableBufferPointer { band in
+        for top in stride(from: 0, to: Int(height), by: Self.bandRows) {
+          let rows = min(Self.bandRows, Int(height) - top)
+          // Safe: rows top ..< top + rows lie inside the image, and the
+          // band holds `bandRows` rows of `4 · width` bytes.
+          _quantizeStraight(
+            UnsafeBufferPointer(rebasing: pixels[(top * columns)..<((top + rows) * columns)]), into: band)
+          let source: [UnsafePointer<UInt8>?] = [UnsafePointer(band.baseAddress), nil, nil, nil]
+          let sourceStrides: [Int32] = [4 * width, 0, 0, 0]
+          // libswscale takes consecutive slices of the source, top to
+          // bottom, and writes the output rows they complete.
+          written += sws_scale(scaler, source, sourceStrides, Int32(top), Int32(rows), planes, strides)
         }
       }
     }
+    guard written == height else {
+      return .failure(.library(sleet_averror_invalid(), doing: "converting a frame to YUV"))
+    }
+    return .success(buffer)
   }
-  guard rows == height else {
-    return .failure(.library(rows < 0 ? rows : sleet_averror_invalid(), doing: "converting a frame to YUV"))
+}
+
+/// Premultiplied Float RGBA → straight 8-bit RGBA, the bytes of
+/// ``RGBAImage/straightRGBA8()`` (the same operations in the same order, on
+/// SIMD4 lanes):
+///
+/// ```
+/// a' = clamp(a, 0, 1);  c' = clamp(c, 0, a') / a'  (0 when a' = 0)
+/// byte = ⌊255·v + 0.5⌋, at most 255
+/// ```
+///
+/// NaN alpha gives a transparent pixel, a NaN colour component 0.
+/// Invariant: `out.count ≥ 4 · pixels.count`.
+func _quantizeStraight(_ pixels: UnsafeBufferPointer<SIMD4<Float>>, into out: UnsafeMutableBufferPointer<UInt8>) {
+  assert(out.count >= 4 * pixels.count, "_quantizeStraight: output too small")
+  let bytes = UnsafeMutableRawPointer(out.baseAddress!)
+  for i in 0..<pixels.count {
+    let p = pixels[i]
+    let a = p.w > 1 ? 1 : p.w
+    var quantized = SIMD4<UInt8>.zero
+    // `!(a > 0)` also maps NaN alpha to transparent.
+    if a > 0 {
+      let inverse = 1 / a
+      let colour = SIMD4(p.x, p.y, p.z, 0)
+      var clamped = SIMD4<Float>(repeating: a)
+      clamped.replace(with: colour, where: colour .< a)
+      clamped.replace(with: 0, where: .!(colour .> 0))
+      var v = clamped * inverse * 255 + 0.5
+      v.replace(with: 255, where: .!(v .< 255))
+      quantized = SIMD4<UInt8>(truncatingIfNeeded: SIMD4<Int32>(v))
+      quantized[3] = UInt8(a * 255 + 0.5)
+    }
+    // Safe: pixel i's four bytes are out[4i ..< 4i + 4], inside `out`.
+    bytes.storeBytes(of: quantized, toByteOffset: 4 * i, as: SIMD4<UInt8>.self)
   }
-  return .success(buffer)
 }
 
 /// BT.709 primaries, transfer and matrix, limited range: the tags of

@@ -1,8 +1,9 @@
 import Glibc
 import SleetPreview
-import SleetVideo
 import Testing
 import _SleetTestSupport
+
+@testable import SleetVideo
 
 /// Frame k of a smooth moving picture: a horizontal wave sliding by k
 /// pixels over a vertical gradient, with a disc whose alpha falls from 1 at its centre to `edge`
@@ -143,5 +144,41 @@ struct VideoEncoderTests {
     #expect(throws: VideoError.self) {
       try VideoEncoder(format: .mov, width: 32, height: 32, framesPerSecond: 30, options: VideoOptions(crf: 10))
     }
+  }
+}
+
+@Suite("The video colour conversion's 8-bit stage")
+struct QuantizeTests {
+  @Test("Premultiplied floats to straight bytes: RGBAImage.straightRGBA8()'s bytes, edge values included")
+  func sameBytesAsStraightRGBA8() {
+    let values: [Float] = [
+      -1, -0, 0, 1e-30, 1e-7, 0.001, 0.25, 0.5, 0.501, 0.999, 1, 1.5, .infinity, -.infinity, .nan,
+    ]
+    var image = RGBAImage(width: values.count, height: values.count * values.count + 16)
+    var y = 0
+    for alpha in values {
+      for colour in values {
+        for (x, other) in values.enumerated() {
+          image[x, y] = SIMD4(colour, other, colour * alpha, alpha)
+        }
+        y += 1
+      }
+    }
+    // Random premultiplied pixels for the rest.
+    var random = SystemRandomNumberGenerator()
+    for row in y..<image.height {
+      for x in 0..<image.width {
+        let a = Float.random(in: 0...1, using: &random)
+        image[x, row] = SIMD4(
+          Float.random(in: 0...a, using: &random), Float.random(in: 0...a, using: &random),
+          Float.random(in: 0...1.2, using: &random) * a, a)
+      }
+    }
+    let expected = image.straightRGBA8()
+    var bytes = [UInt8](repeating: 7, count: expected.count)
+    image.withUnsafeBufferPointer { pixels in
+      bytes.withUnsafeMutableBufferPointer { _quantizeStraight(pixels, into: $0) }
+    }
+    #expect(bytes == expected)
   }
 }
