@@ -139,8 +139,7 @@ final class _FrameConversion: @unchecked Sendable {
 }
 
 /// Premultiplied Float RGBA → straight 8-bit RGBA, the bytes of
-/// ``RGBAImage/straightRGBA8()`` (the same operations in the same order, on
-/// SIMD4 lanes):
+/// ``RGBAImage/straightRGBA8()`` (the same operations in the same order):
 ///
 /// ```
 /// a' = clamp(a, 0, 1);  c' = clamp(c, 0, a') / a'  (0 when a' = 0)
@@ -151,26 +150,33 @@ final class _FrameConversion: @unchecked Sendable {
 /// Invariant: `out.count ≥ 4 · pixels.count`.
 func _quantizeStraight(_ pixels: UnsafeBufferPointer<SIMD4<Float>>, into out: UnsafeMutableBufferPointer<UInt8>) {
   assert(out.count >= 4 * pixels.count, "_quantizeStraight: output too small")
-  let bytes = UnsafeMutableRawPointer(out.baseAddress!)
   for i in 0..<pixels.count {
     let p = pixels[i]
     let a = p.w > 1 ? 1 : p.w
-    var quantized = SIMD4<UInt8>.zero
     // `!(a > 0)` also maps NaN alpha to transparent.
-    if a > 0 {
-      let inverse = 1 / a
-      let colour = SIMD4(p.x, p.y, p.z, 0)
-      var clamped = SIMD4<Float>(repeating: a)
-      clamped.replace(with: colour, where: colour .< a)
-      clamped.replace(with: 0, where: .!(colour .> 0))
-      var v = clamped * inverse * 255 + 0.5
-      v.replace(with: 255, where: .!(v .< 255))
-      quantized = SIMD4<UInt8>(truncatingIfNeeded: SIMD4<Int32>(v))
-      quantized[3] = UInt8(a * 255 + 0.5)
+    guard a > 0 else {
+      out[4 * i] = 0
+      out[4 * i + 1] = 0
+      out[4 * i + 2] = 0
+      out[4 * i + 3] = 0
+      continue
     }
-    // Safe: pixel i's four bytes are out[4i ..< 4i + 4], inside `out`.
-    bytes.storeBytes(of: quantized, toByteOffset: 4 * i, as: SIMD4<UInt8>.self)
+    let inverse = 1 / a
+    out[4 * i] = _straightByte(p.x, limit: a, inverse: inverse)
+    out[4 * i + 1] = _straightByte(p.y, limit: a, inverse: inverse)
+    out[4 * i + 2] = _straightByte(p.z, limit: a, inverse: inverse)
+    out[4 * i + 3] = UInt8(a * 255 + 0.5)
   }
+}
+
+/// One colour component of ``_quantizeStraight(_:into:)``.
+@inline(__always)
+func _straightByte(_ c: Float, limit a: Float, inverse: Float) -> UInt8 {
+  // NaN fails `c > 0` and becomes 0.
+  let clamped = c > 0 ? (c < a ? c : a) : 0
+  let v = clamped * inverse * 255 + 0.5
+  // NaN (0 · ∞ for a subnormal alpha) fails `v < 255` and becomes 255.
+  return UInt8(v < 255 ? v : 255)
 }
 
 /// BT.709 primaries, transfer and matrix, limited range: the tags of
