@@ -17,10 +17,11 @@ import SleetPreview
 /// ``AnimationOutput/overwrite(at:with:)`` (MP4 and MOV rewrite the `mdat`
 /// size, WebM its duration, seek head and cues at ``finish(into:)``), so the
 /// output must be seekable: a file, not a pipe. Each call hands over what
-/// the muxer wrote during it. Memory: one frame's planes a frame being
-/// encoded, plus what the codec keeps (x264's lookahead and reference
-/// frames, libvpx's), independent of the number of frames; MP4 and MOV
-/// keep a sample table entry a frame until ``finish(into:)``.
+/// the muxer wrote during it. Memory: the converted frames of a batch
+/// (their planes come from a pool, reused from batch to batch) plus what
+/// the codec keeps (x264's lookahead and reference frames, libvpx's),
+/// independent of the number of frames; MP4 and MOV keep a sample table
+/// entry of a few bytes a frame until ``finish(into:)``.
 ///
 /// **Timing.** The time base is 1/``framesPerSecond``: frame k has
 /// presentation time k and lasts one tick. MP4 and MOV store the track at a
