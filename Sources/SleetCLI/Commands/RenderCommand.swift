@@ -127,12 +127,14 @@ struct RenderCommand: SleetCommand {
     var scene = ParticleScene(effect: effect, canvas: canvas, background: background)
     scene.progress = output.progress
     scene.usesGPU = usesGPU
+    let recycler = ImageRecycler()
+    scene.recycler = recycler
     try EffectChecks.require(
       effect, sprites: scene.sprites, times: times,
       timeFlag: target.isStill ? "--time" : (start == nil ? "the default --start" : "--start"))
     try RenderOutput.write(
       target, times: times, frameSize: (canvas.pixelWidth, canvas.pixelHeight), fps: fps, force: force,
-      output: output, label: "render", frames: selection
+      output: output, label: "render", frames: selection, recycler: recycler
     ) { (batch: [Double]) throws(CommandError) in try scene.render(times: batch) }
     RenderOutput.report(
       "wrote \(target.displayName) (\(canvas.pixelWidth)×\(canvas.pixelHeight) px, \(selection.countText)) in \(clock.elapsedText)",
@@ -396,7 +398,7 @@ enum RenderOutput {
   ///   left under the final name of a file; a folder keeps the frames written).
   static func write(
     _ target: RenderTarget, times: [Double], frameSize: (width: Int, height: Int), fps: Int, force: Bool,
-    output: CommandOutput, label: String, frames: FrameSelection? = nil,
+    output: CommandOutput, label: String, frames: FrameSelection? = nil, recycler: ImageRecycler? = nil,
     render: ([Double]) throws(CommandError) -> [RGBAImage]
   ) throws(CommandError) {
     let progress = Progress(output: output, label: label, total: times.count)
@@ -419,7 +421,7 @@ enum RenderOutput {
         FileOutput.removeStaleTemporaries(inFolder: folder) { $0 == name }
       }
       var writer: AnimationWriter?
-      try pipeline(batches, render: render) { (frames: [RGBAImage]) throws(CommandError) in
+      try pipeline(batches, recycler: recycler, render: render) { (frames: [RGBAImage]) throws(CommandError) in
         if writer == nil {
           writer = try AnimationWriter(
             format, path: path, width: frames[0].width, height: frames[0].height, frameCount: times.count, fps: fps,
@@ -436,7 +438,7 @@ enum RenderOutput {
       if force { try OutputCheck.removeOwnedFiles(in: path, owns: selection.owns) }
       FileOutput.removeStaleTemporaries(inFolder: path, for: selection.owns)
       var start = selection.range.lowerBound
-      try pipeline(batches, render: render) { (frames: [RGBAImage]) throws(CommandError) in
+      try pipeline(batches, recycler: recycler, render: render) { (frames: [RGBAImage]) throws(CommandError) in
         let encoded = ParallelSlots<[UInt8]>(count: frames.count)
         DispatchQueue.concurrentPerform(iterations: frames.count) { i in encoded.set(i, PNGFile.encode(frames[i])) }
         for (i, bytes) in encoded.values.enumerated() {
@@ -462,11 +464,17 @@ enum RenderOutput {
   /// same as rendering and consuming one batch after the other: only the
   /// schedule differs.
   ///
+  /// With a `recycler`, each batch's frames go to it once consumed and once
+  /// the render running meanwhile is joined, so the render after takes them
+  /// (their memory, cleared) instead of mapping new frames: still at most
+  /// two batches, one being consumed and one being rendered or waiting in
+  /// the recycler.
+  ///
   /// On a failure of either side, the other side's work in flight is
   /// waited for (its result dropped) and the first error in batch order is
   /// thrown.
   static func pipeline(
-    _ batches: [[Double]], render: ([Double]) throws(CommandError) -> [RGBAImage],
+    _ batches: [[Double]], recycler: ImageRecycler? = nil, render: ([Double]) throws(CommandError) -> [RGBAImage],
     consume: ([RGBAImage]) throws(CommandError) -> Void
   ) throws(CommandError) {
     guard !batches.isEmpty else { return }
@@ -491,6 +499,8 @@ enum RenderOutput {
           return .failure(error)
         }
         if k + 1 < batches.count { next = job.join() }
+        // The loop's is the last reference: the recycler gets unique images.
+        recycler?.recycle(consume frames)
       }
       return .success(())
     }
@@ -601,6 +611,28 @@ enum FrameParallelism {
   }
 }
 
+/// Rendered frames whose memory the next render reuses
+/// (``RenderOutput/pipeline(_:recycler:render:consume:)``): a frame of
+/// 1080×1920 px is 33 MB, which mapping anew for every frame makes the
+/// kernel zero page by page.
+final class ImageRecycler: Sendable {
+  private let images = Mutex<[RGBAImage]>([])
+
+  /// A recycled image of `width × height` pixels (any content), if one is
+  /// left.
+  func take(width: Int, height: Int) -> RGBAImage? {
+    images.withLock { images in
+      guard let i = images.lastIndex(where: { $0.width == width && $0.height == height }) else { return nil }
+      return images.remove(at: i)
+    }
+  }
+
+  /// Keeps `frames` for ``take(width:height:)``, in place of any kept before.
+  func recycle(_ frames: [RGBAImage]) {
+    images.withLock { $0 = frames }
+  }
+}
+
 /// A particle effect to draw at chosen times.
 struct ParticleScene: Sendable {
   var effect: Effect
@@ -612,6 +644,9 @@ struct ParticleScene: Sendable {
   var progress: ProgressHub?
   /// Whether frames come from the GPU shader (`--gpu`, docs/gpu.md).
   var usesGPU = false
+  /// Where frames are taken from before new ones are made (cleared to the
+  /// background first: the same pixels).
+  var recycler: ImageRecycler?
 
   init(effect: Effect, canvas: Canvas, background: ColorRGBA, baseDirectory: String? = nil) {
     self.effect = effect
@@ -628,7 +663,9 @@ struct ParticleScene: Sendable {
   func render(times: [Double]) throws(CommandError) -> [RGBAImage] {
     let results = ParallelSlots<RGBAImage>(count: times.count)
     let failure = Mutex<CommandError?>(nil)
-    let (effect, canvas, background, sprites, usesGPU) = (effect, canvas, background, sprites, usesGPU)
+    let (effect, canvas, background, sprites, usesGPU, recycler) = (
+      effect, canvas, background, sprites, usesGPU, recycler
+    )
     let progress = progress?.progress
     progress?.setFrameSize(width: canvas.pixelWidth, height: canvas.pixelHeight)
     FrameParallelism.forEachRun(count: times.count) { range, options in
@@ -650,7 +687,13 @@ struct ParticleScene: Sendable {
           failure.withLock { $0 = error }
           return
         }
-        var image = RGBAImage(width: canvas.pixelWidth, height: canvas.pixelHeight, background: background)
+        var image: RGBAImage
+        if let reused = recycler?.take(width: canvas.pixelWidth, height: canvas.pixelHeight) {
+          image = reused
+          image.clear(to: background)
+        } else {
+          image = RGBAImage(width: canvas.pixelWidth, height: canvas.pixelHeight, background: background)
+        }
         do throws(SpriteError) {
           try renderer.render(frame, into: &image, sprites: sprites)
         } catch {
