@@ -142,6 +142,20 @@ struct VideoOutputTests {
     }
   }
 
+  @Test func aShardIsAVideoOfJustItsFrames() throws {
+    let folder = makeTemporaryFolder(prefix: "sleet-video")
+    defer { removeTree(folder) }
+    let base = ["render", "snow", "--size", "64x64", "--fps", "30", "--duration", "1"]
+    for (shard, name) in [("0/2", "p0.mp4"), ("1/2", "p1.mp4")] {
+      let r = runSleet(base + ["--shard", shard, "--out", folder + "/" + name])
+      #expect(r.status == 0, "\(shard): \(r.err)")
+      let video = try probeVideo(folder + "/" + name, folder: folder).get()
+      #expect(video.frameCount == 15, "\(shard)")
+      let duration = try #require(video.duration)
+      #expect(abs(duration - 0.5) < 1e-6, "\(shard): \(duration) s")
+    }
+  }
+
   @Test func badInputsExitAsDocumentedAndLeaveNothing() throws {
     let folder = makeTemporaryFolder(prefix: "sleet-video")
     defer { removeTree(folder) }
