@@ -102,16 +102,14 @@ enum AnimationFormat: Sendable, Equatable {
     }
   }
 
-  /// Refuses a frame size a 4:2:0 video cannot store (an odd side), as a
-  /// usage error naming `flags` (what set the size) and the nearest even
-  /// sizes.
-  func checkFrameSize(width: Int, height: Int, flags: String) throws(CommandError) {
-    guard case .video(let format, _) = self, format.needsEvenSize, width % 2 != 0 || height % 2 != 0 else { return }
-    let below = "\(width - width % 2)×\(height - height % 2)"
-    let above = "\(width + width % 2)×\(height + height % 2)"
-    throw .usage(
-      "\(flags): \(width)×\(height) px, but \(format.title) needs an even width and height (4:2:0 chroma): choose a size of \(below) or \(above) px (FILE.mov takes any size)"
-    )
+  /// The line saying that a 4:2:0 video stores a frame with an odd side
+  /// one pixel larger (``VideoFormat/storedSize(width:height:)``), or nil.
+  func storedSizeNote(width: Int, height: Int) -> String? {
+    guard case .video(let format, _) = self else { return nil }
+    let stored = format.storedSize(width: width, height: height)
+    guard stored != (width, height) else { return nil }
+    return
+      "note: \(width)×\(height) px frames are stored at \(stored.width)×\(stored.height) px in \(format.title) (its 4:2:0 chroma needs an even width and height; the last column or row repeats)"
   }
 
   /// Refuses a background with alpha < 1 for a format without alpha

@@ -17,10 +17,11 @@ import SleetPreview
 /// ``AnimationOutput/overwrite(at:with:)`` (MP4 and MOV rewrite the `mdat`
 /// size, WebM its duration, seek head and cues at ``finish(into:)``), so the
 /// output must be seekable: a file, not a pipe. Each call hands over what
-/// the muxer wrote during it. Memory: one frame's planes a frame being
-/// encoded, plus what the codec keeps (x264's lookahead and reference
-/// frames, libvpx's), independent of the number of frames; MP4 and MOV
-/// keep a sample table entry a frame until ``finish(into:)``.
+/// the muxer wrote during it. Memory: the converted frames of a batch
+/// (their planes come from a pool, reused from batch to batch) plus what
+/// the codec keeps (x264's lookahead and reference frames, libvpx's),
+/// independent of the number of frames; MP4 and MOV keep a sample table
+/// entry of a few bytes a frame until ``finish(into:)``.
 ///
 /// **Timing.** The time base is 1/``framesPerSecond``: frame k has
 /// presentation time k and lasts one tick. MP4 and MOV store the track at a
@@ -47,6 +48,7 @@ public final class VideoEncoder {
   public private(set) var frameCount = 0
 
   private let output: _MuxerOutput
+  private let conversion: _FrameConversion
   private var muxer: UnsafeMutablePointer<AVFormatContext>?
   private var codec: UnsafeMutablePointer<AVCodecContext>?
   private var stream: UnsafeMutablePointer<AVStream>?
@@ -54,7 +56,10 @@ public final class VideoEncoder {
   private var isFinished = false
 
   /// The codec's pixel format.
-  var pixelFormat: AVPixelFormat {
+  var pixelFormat: AVPixelFormat { Self.pixelFormat(format) }
+
+  /// The pixel format of `format`'s codec.
+  static func pixelFormat(_ format: VideoFormat) -> AVPixelFormat {
     switch format {
     case .mp4: AV_PIX_FMT_YUV420P
     case .webm: AV_PIX_FMT_YUVA420P
@@ -65,8 +70,9 @@ public final class VideoEncoder {
   /// Opens the codec and the muxer (nothing is written until
   /// ``start(into:)``).
   /// - Precondition: `width`, `height` ≥ 1; `framesPerSecond` in 1…65535.
-  /// - Throws: ``VideoError/oddSize(format:width:height:)`` for an odd side
-  ///   in a 4:2:0 format; ``VideoError/invalidOption(_:)`` for an option the
+  /// An odd side in a 4:2:0 format is stored one pixel larger
+  /// (``VideoFormat/storedSize(width:height:)``).
+  /// - Throws: ``VideoError/invalidOption(_:)`` for an option the
   ///   format does not take or a value out of range;
   ///   ``VideoError/unavailable(_:)`` when FFmpeg lacks the encoder;
   ///   ``VideoError/library(doing:message:code:)`` when FFmpeg refuses.
@@ -82,12 +88,12 @@ public final class VideoEncoder {
     self.framesPerSecond = framesPerSecond
     self.options = options
     output = try _MuxerOutput()
+    let stored = format.storedSize(width: width, height: height)
+    conversion = try _FrameConversion(
+      pixelFormat: Self.pixelFormat(format), width: width, height: height, stored: stored)
     Self.quietLibraryLog
     // Every stored property is set: a throw below runs `deinit`, which
     // frees what was allocated.
-    if format.needsEvenSize && (width % 2 != 0 || height % 2 != 0) {
-      throw .oddSize(format: format, width: width, height: height)
-    }
     var codecOptions = try Self.codecOptions(format, options)
     defer { av_dict_free(&codecOptions) }
     guard let encoder = avcodec_find_encoder_by_name(format.encoderName) else {
@@ -102,8 +108,8 @@ public final class VideoEncoder {
       throw .library(sleet_averror_nomem(), doing: "allocating the \(format.encoderName) encoder")
     }
     let timeBase = AVRational(num: 1, den: Int32(framesPerSecond))
-    codec.pointee.width = Int32(width)
-    codec.pointee.height = Int32(height)
+    codec.pointee.width = Int32(stored.width)
+    codec.pointee.height = Int32(stored.height)
     codec.pointee.pix_fmt = pixelFormat
     codec.pointee.time_base = timeBase
     codec.pointee.framerate = AVRational(num: Int32(framesPerSecond), den: 1)
@@ -221,8 +227,7 @@ extension VideoEncoder: AnimationEncoder {
 
   /// Converts one image to the codec's pixel format (see ``VideoEncoder``).
   public var framePreparation: @Sendable (RGBAImage) -> VideoFrame {
-    let pixelFormat = pixelFormat
-    return { VideoFrame(converted: _convertDirect($0, to: pixelFormat)) }
+    { [conversion] in VideoFrame(converted: conversion.convert($0)) }
   }
 
   /// Writes the container's header.

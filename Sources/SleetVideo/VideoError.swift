@@ -2,9 +2,6 @@ import CFFmpeg
 
 /// Why a ``VideoEncoder`` could not be made or could not encode.
 public enum VideoError: Error, Hashable, Sendable, CustomStringConvertible {
-  /// A 4:2:0 format (``VideoFormat/needsEvenSize``) was asked for an odd
-  /// width or height.
-  case oddSize(format: VideoFormat, width: Int, height: Int)
   /// An option the format does not take, or a value out of its range.
   case invalidOption(String)
   /// FFmpeg's libraries lack the muxer or encoder the format needs.
@@ -15,8 +12,6 @@ public enum VideoError: Error, Hashable, Sendable, CustomStringConvertible {
 
   public var description: String {
     switch self {
-    case .oddSize(let format, let width, let height):
-      "\(format.title) needs an even width and height (4:2:0 chroma), got \(width)×\(height)"
     case .invalidOption(let reason): reason
     case .unavailable(let what): "FFmpeg has no \(what)"
     case .library(let doing, let message, _): "FFmpeg: \(doing): \(message)"

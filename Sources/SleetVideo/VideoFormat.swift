@@ -25,9 +25,17 @@ public enum VideoFormat: String, Hashable, Sendable, CaseIterable {
   /// Whether the video stores an alpha channel (WebM and MOV).
   public var hasAlpha: Bool { self != .mp4 }
 
-  /// Whether the chroma planes have half the width and height (4:2:0):
-  /// such a video needs an even width and height.
+  /// Whether the chroma planes have half the width and height (4:2:0),
+  /// which needs an even width and height: an image with an odd side is
+  /// stored one pixel larger, its last column or row repeated
+  /// (``storedSize(width:height:)``).
   public var needsEvenSize: Bool { self != .mov }
+
+  /// The size a `width × height` image is stored at: each odd side plus
+  /// one in a 4:2:0 format (``needsEvenSize``), else the image's.
+  public func storedSize(width: Int, height: Int) -> (width: Int, height: Int) {
+    needsEvenSize ? (width + width % 2, height + height % 2) : (width, height)
+  }
 
   /// The format's name in messages: `MP4 (H.264)`, `WebM (VP9)`, `MOV (ProRes 4444)`.
   public var title: String {
@@ -88,7 +96,7 @@ public struct VideoOptions: Hashable, Sendable {
   /// H.264's default constant rate factor.
   public static let defaultH264CRF = 20
   /// H.264's default preset.
-  public static let defaultH264Preset = "veryfast"
+  public static let defaultH264Preset = "superfast"
   /// VP9's default constant quality level.
   public static let defaultVP9CRF = 30
 

@@ -212,7 +212,8 @@ struct YUVConversionAgainstSwscaleTests {
   @Test(arguments: [(AV_PIX_FMT_YUV420P, 3, 1, 2), (AV_PIX_FMT_YUVA420P, 4, 1, 2), (AV_PIX_FMT_YUVA444P10LE, 4, 2, 8)])
   func kernelsAgreeWithLibswscale(format: (AVPixelFormat, planes: Int, bytes: Int, tolerance: Int)) throws {
     let image = Self.opaqueImage(width: 64, height: 48)
-    let direct = try _convertDirect(image, to: format.0).get()
+    let direct = try _FrameConversion(pixelFormat: format.0, width: 64, height: 48, stored: (64, 48)).convert(image)
+      .get()
     let reference = try _convertWithSwscale(image, to: format.0).get()
     let ours = Self.samples(direct, planes: format.planes, bytesPerSample: format.bytes)
     let theirs = Self.samples(reference, planes: format.planes, bytesPerSample: format.bytes)

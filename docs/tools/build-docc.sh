@@ -52,6 +52,18 @@ swift symbolgraph-extract -module-name SleetGPU -target "$triple" \
   -output-dir "$gpu_graphs"
 python3 docs/tools/check_doc_coverage.py "$gpu_graphs" "$repo"
 
+# SleetVideo is not in the umbrella either (docs/rendering.md, "Video"): the
+# same rule for its public symbols.
+swift build --target SleetVideo
+video_graphs="$graphs-video"
+rm -rf "$video_graphs"
+mkdir -p "$video_graphs"
+swift symbolgraph-extract -module-name SleetVideo -target "$triple" \
+  -I "$bin/Modules" "${shims[@]}" \
+  -minimum-access-level public -skip-synthesized-members \
+  -output-dir "$video_graphs"
+python3 docs/tools/check_doc_coverage.py "$video_graphs" "$repo"
+
 rm -rf "$output"
 hosting=()
 if [ -n "${DOCC_HOSTING_BASE_PATH:-}" ]; then hosting=(--hosting-base-path "$DOCC_HOSTING_BASE_PATH"); fi

@@ -25,7 +25,7 @@ import sys
 ROOT = os.path.realpath(os.path.join(os.path.dirname(__file__), "..", ".."))
 DEFAULT_MODULES = [
     "SleetMath", "SleetBLAS", "SleetParticles", "SleetShatter", "SleetTransitions",
-    "SleetPreview", "SleetGPU", "SleetImport", "SleetKitC", "SleetCLI",
+    "SleetPreview", "SleetGPU", "SleetVideo", "SleetImport", "SleetKitC", "SleetCLI",
 ]
 KIND = r"(?:struct|enum|class|actor|protocol|typealias)"
 MODIFIERS = r"(?:(?:public|package|internal|fileprivate|private|open|final|indirect|nonisolated)\s+)*"

@@ -94,7 +94,9 @@ struct RenderCommand: SleetCommand {
     let canvas = try RenderOptions.canvas(&arguments)
     let background = try RenderOptions.background(&arguments)
     if case .animation(_, let format) = target {
-      try format.checkFrameSize(width: canvas.pixelWidth, height: canvas.pixelHeight, flags: "--size × --scale")
+      if let note = format.storedSizeNote(width: canvas.pixelWidth, height: canvas.pixelHeight) {
+        RenderOutput.report(note, for: target, output: output)
+      }
       try format.checkBackground(background)
     }
     guard let name = arguments.positional() else { throw .usage("missing the effect: a preset name or FILE.json") }
@@ -127,8 +129,7 @@ struct RenderCommand: SleetCommand {
     var scene = ParticleScene(effect: effect, canvas: canvas, background: background)
     scene.progress = output.progress
     scene.usesGPU = usesGPU
-    let recycler = FrameRecycler(
-      capacity: RenderOutput.batches(times, width: canvas.pixelWidth, height: canvas.pixelHeight)[0].count)
+    let recycler = ImageRecycler()
     scene.recycler = recycler
     try EffectChecks.require(
       effect, sprites: scene.sprites, times: times,
@@ -395,13 +396,11 @@ enum RenderOutput {
   /// before the first frame is rendered. `frames` says which frames of the
   /// full animation `times` are (default: all): a folder names them by their
   /// index there and owns only their files (``FrameSelection/owns(_:)``).
-  /// Frames written to an animation or a folder go to `recycler`, for
-  /// `render` to draw later batches into.
   /// - Throws: `.failure` when a file or stdout cannot be written (nothing is
   ///   left under the final name of a file; a folder keeps the frames written).
   static func write(
     _ target: RenderTarget, times: [Double], frameSize: (width: Int, height: Int), fps: Int, force: Bool,
-    output: CommandOutput, label: String, frames: FrameSelection? = nil, recycler: FrameRecycler? = nil,
+    output: CommandOutput, label: String, frames: FrameSelection? = nil, recycler: ImageRecycler? = nil,
     render: ([Double]) throws(CommandError) -> [RGBAImage]
   ) throws(CommandError) {
     let progress = Progress(output: output, label: label, total: times.count)
@@ -424,14 +423,13 @@ enum RenderOutput {
         FileOutput.removeStaleTemporaries(inFolder: folder) { $0 == name }
       }
       var writer: AnimationWriter?
-      try pipeline(batches, render: render) { (frames: [RGBAImage]) throws(CommandError) in
+      try pipeline(batches, recycler: recycler, render: render) { (frames: [RGBAImage]) throws(CommandError) in
         if writer == nil {
           writer = try AnimationWriter(
             format, path: path, width: frames[0].width, height: frames[0].height, frameCount: times.count, fps: fps,
             output: output)
         }
         try writer!.append(frames, delay: delay)
-        recycler?.recycle(frames)
         progress.advance(by: frames.count)
       }
       try writer!.finish()
@@ -442,7 +440,7 @@ enum RenderOutput {
       if force { try OutputCheck.removeOwnedFiles(in: path, owns: selection.owns) }
       FileOutput.removeStaleTemporaries(inFolder: path, for: selection.owns)
       var start = selection.range.lowerBound
-      try pipeline(batches, render: render) { (frames: [RGBAImage]) throws(CommandError) in
+      try pipeline(batches, recycler: recycler, render: render) { (frames: [RGBAImage]) throws(CommandError) in
         let encoded = ParallelSlots<[UInt8]>(count: frames.count)
         DispatchQueue.concurrentPerform(iterations: frames.count) { i in encoded.set(i, PNGFile.encode(frames[i])) }
         for (i, bytes) in encoded.values.enumerated() {
@@ -454,7 +452,6 @@ enum RenderOutput {
           }
         }
         start += frames.count
-        recycler?.recycle(frames)
         progress.advance(by: frames.count)
       }
     }
@@ -469,11 +466,17 @@ enum RenderOutput {
   /// same as rendering and consuming one batch after the other: only the
   /// schedule differs.
   ///
+  /// With a `recycler`, each batch's frames go to it once consumed and once
+  /// the render running meanwhile is joined, so the render after takes them
+  /// (their memory, cleared) instead of mapping new frames: still at most
+  /// two batches, one being consumed and one being rendered or waiting in
+  /// the recycler.
+  ///
   /// On a failure of either side, the other side's work in flight is
   /// waited for (its result dropped) and the first error in batch order is
   /// thrown.
   static func pipeline(
-    _ batches: [[Double]], render: ([Double]) throws(CommandError) -> [RGBAImage],
+    _ batches: [[Double]], recycler: ImageRecycler? = nil, render: ([Double]) throws(CommandError) -> [RGBAImage],
     consume: ([RGBAImage]) throws(CommandError) -> Void
   ) throws(CommandError) {
     guard !batches.isEmpty else { return }
@@ -498,6 +501,8 @@ enum RenderOutput {
           return .failure(error)
         }
         if k + 1 < batches.count { next = job.join() }
+        // The loop's is the last reference: the recycler gets unique images.
+        recycler?.recycle(consume frames)
       }
       return .success(())
     }
@@ -608,6 +613,28 @@ enum FrameParallelism {
   }
 }
 
+/// Rendered frames whose memory the next render reuses
+/// (``RenderOutput/pipeline(_:recycler:render:consume:)``): a frame of
+/// 1080×1920 px is 33 MB, which mapping anew for every frame makes the
+/// kernel zero page by page.
+final class ImageRecycler: Sendable {
+  private let images = Mutex<[RGBAImage]>([])
+
+  /// A recycled image of `width × height` pixels (any content), if one is
+  /// left.
+  func take(width: Int, height: Int) -> RGBAImage? {
+    images.withLock { images in
+      guard let i = images.lastIndex(where: { $0.width == width && $0.height == height }) else { return nil }
+      return images.remove(at: i)
+    }
+  }
+
+  /// Keeps `frames` for ``take(width:height:)``, in place of any kept before.
+  func recycle(_ frames: [RGBAImage]) {
+    images.withLock { $0 = frames }
+  }
+}
+
 /// A particle effect to draw at chosen times.
 struct ParticleScene: Sendable {
   var effect: Effect
@@ -619,8 +646,9 @@ struct ParticleScene: Sendable {
   var progress: ProgressHub?
   /// Whether frames come from the GPU shader (`--gpu`, docs/gpu.md).
   var usesGPU = false
-  /// Where frames are drawn when an output has given some back.
-  var recycler: FrameRecycler?
+  /// Where frames are taken from before new ones are made (cleared to the
+  /// background first: the same pixels).
+  var recycler: ImageRecycler?
 
   init(effect: Effect, canvas: Canvas, background: ColorRGBA, baseDirectory: String? = nil) {
     self.effect = effect
@@ -661,9 +689,13 @@ struct ParticleScene: Sendable {
           failure.withLock { $0 = error }
           return
         }
-        var image =
-          recycler?.frame(width: canvas.pixelWidth, height: canvas.pixelHeight, background: background)
-          ?? RGBAImage(width: canvas.pixelWidth, height: canvas.pixelHeight, background: background)
+        var image: RGBAImage
+        if let reused = recycler?.take(width: canvas.pixelWidth, height: canvas.pixelHeight) {
+          image = reused
+          image.clear(to: background)
+        } else {
+          image = RGBAImage(width: canvas.pixelWidth, height: canvas.pixelHeight, background: background)
+        }
         do throws(SpriteError) {
           try renderer.render(frame, into: &image, sprites: sprites)
         } catch {

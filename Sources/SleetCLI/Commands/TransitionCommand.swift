@@ -252,7 +252,9 @@ struct TransitionRenderCommand: SleetCommand {
     let target = request.target
     let (from, to) = try request.readPictures()
     if case .animation(_, let format) = target {
-      try format.checkFrameSize(width: from.width, height: from.height, flags: "--from \(request.fromPath)")
+      if let note = format.storedSizeNote(width: from.width, height: from.height) {
+        RenderOutput.report(note, for: target, output: output)
+      }
     }
     let transition = try TransitionCommandOptions.transition(
       style: style, direction: request.direction, width: Double(from.width), height: Double(from.height),
