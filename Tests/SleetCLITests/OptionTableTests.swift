@@ -145,7 +145,7 @@ struct OptionTableTests {
     "to": "b.png", "gesture": "g.json", "completion-speed": "1", "image": "i.png", "hold": "0", "backend": "simd",
     "effect": "snow", "step": "0.5", "threads": "1", "budget": "100", "cap": "", "format": "json", "interval": "0.5",
     "width": "100", "parameter": "width=100", "only": "snow", "crf": "20", "preset": "fast", "sprites": ".",
-    "strict": "",
+    "strict": "", "quiet": "", "yes": "", "no-parameters": "",
   ]
 
   /// Every `--name` a help text mentions (names without `--`), `--help` aside.

@@ -418,7 +418,7 @@ struct TransitionRenderRequest {
     try RenderOutput.checkFrameCount(count, for: target, flags: "--gesture × --fps")
     let times = replay.clocks(fps: fps, hold: hold ?? 0).map(replay.transitionTime(at:))
     RenderOutput.report(
-      "gesture: released at progress \(JSONNumber(replay.progress(at: gesture.endTime))), velocity \(JSONNumber(gesture.velocity)) pt/s: \(replay.finishes ? "finishes" : "cancels")",
+      "gesture: released at progress \(roundedText(replay.progress(at: gesture.endTime), places: 3)), velocity \(roundedText(gesture.velocity, places: 1)) pt/s: \(replay.finishes ? "finishes" : "cancels")",
       for: target, output: output)
     return times
   }
