@@ -103,6 +103,12 @@ struct FinishingTouchesTests {
     // A file is never refused for it.
     let folder = makeTemporaryFolder()
     defer { removeTree(folder) }
+    try PNGFile.write(DemoPicture.first.image(width: 12, height: 9), to: folder + "/a.png")
+    for command in [["transition", "render", "--style", "fade"], ["shatter", "render"]] {
+      let words = command + ["--from", folder + "/a.png", "--to", folder + "/a.png", "--out", "-"]
+      #expect(SleetCommandLine.run(words, output: output) == 2, "\(command)")
+      #expect(SleetCommandLine.run(words + ["--force"], output: output) == 0, "\(command)")
+    }
     #expect(
       SleetCommandLine.run(["render", "snow", "--scale", "0.05", "--out", folder + "/s.png"], output: output) == 0)
   }

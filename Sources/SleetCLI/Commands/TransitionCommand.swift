@@ -258,6 +258,7 @@ struct TransitionRenderCommand: SleetCommand {
     }
     if request.hold != nil, target.isStill { throw .usage("--hold applies to animations (FILE.apng or a folder)") }
     try arguments.finish()
+    try RenderOutput.checkTerminal(target, output: output, force: request.force)
     // Without --frames or --shard every frame-*.png of a folder is the
     // output's; with them only the selected frames' (known once the frames
     // are counted, in frameTimes).
