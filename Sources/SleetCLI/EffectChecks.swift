@@ -256,9 +256,9 @@ enum EffectWarnings {
     ]
   }
 
-  /// Prints `warnings` on stderr as `warning: …`, unless `quiet`.
-  static func print(_ warnings: [String], output: CommandOutput, quiet: Bool) {
-    guard !quiet else { return }
+  /// Prints `warnings` on stderr as `warning: …` (callers skip it, and
+  /// the work of finding them, with `--quiet`).
+  static func print(_ warnings: [String], output: CommandOutput) {
     for warning in warnings { output.printError("warning: \(MessageText.shorten(warning))") }
   }
 }

@@ -139,7 +139,7 @@ struct RenderCommand: SleetCommand {
       timeFlag: target.isStill ? "--time" : (start == nil ? "the default --start" : "--start"))
     if !quiet {
       EffectWarnings.print(
-        renderWarnings(effect, times: times, canvas: canvas, reference: defaults.still), output: output, quiet: quiet)
+        renderWarnings(effect, times: times, canvas: canvas, reference: defaults.still), output: output)
     }
     try RenderOutput.write(
       target, times: times, frameSize: (canvas.pixelWidth, canvas.pixelHeight), fps: fps, force: force,

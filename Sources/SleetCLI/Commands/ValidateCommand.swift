@@ -83,6 +83,6 @@ struct ValidateCommand: SleetCommand {
     let animation = (0..<frames).map { shown.start + Double($0) / Double(RenderOptions.defaultFPS) }
     warnings += RenderCommand.renderWarnings(sized, times: animation, canvas: canvas, reference: shown.still)
       .filter { !warnings.contains($0) }
-    EffectWarnings.print(warnings, output: output, quiet: quiet)
+    EffectWarnings.print(warnings, output: output)
   }
 }
