@@ -226,7 +226,7 @@ enum EffectWarnings {
     for time in times where system.supports(time: time) {
       system.seek(to: time)
       system.render(into: &frame)
-      alive += frame.instances.count
+      alive = Swift.max(alive, frame.instances.count)
       for p in frame.instances where p.sprite != UInt32.max && p.color.w > 0 && p.scale > 0 {
         visible += 1
         let margin = frameMargin * p.scale
@@ -249,7 +249,8 @@ enum EffectWarnings {
       return [message]
     }
     if visible == 0 {
-      return ["\(alive) particles alive \(when), none visible (no contents, alpha 0 or scale 0): the frame is empty"]
+      let count = times.count == 1 ? "\(alive)" : "up to \(alive)"
+      return ["\(count) particles alive \(when), none visible (no contents, alpha 0 or scale 0): the frame is empty"]
     }
     return [
       "every particle is outside the \(numberText(width))×\(numberText(height)) pt frame \(when) (centres more than \(numberText(Double(frameMargin))) pt × scale beyond its edges): check emitterPosition and --size"

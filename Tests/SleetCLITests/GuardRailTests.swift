@@ -50,6 +50,9 @@ struct GuardRailTests {
         err.contains(#"warning: emitterCells[0] ("flake"): no "contents": its particles are not drawn"#), "\(err)")
       #expect(err.contains("none visible"), "\(err)")
     }
+    // The default animation's frames, rounded, with the most alive at one of them.
+    #expect(r.validate.contains("warning: up to 4"), "\(r.validate)")
+    #expect(r.validate.contains(" particles alive from 2 s to 4.967 s, none visible"), "\(r.validate)")
   }
 
   @Test func aParentWithoutContentsThatEmitsSubCellsIsNotNamed() {

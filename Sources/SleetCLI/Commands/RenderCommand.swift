@@ -163,7 +163,8 @@ struct RenderCommand: SleetCommand {
     else { return warnings }
     let samples = Swift.min(times.count, 5)
     let sampled = (0..<samples).map { times[samples == 1 ? 0 : $0 * (times.count - 1) / (samples - 1)] }
-    let when = times.count == 1 ? "at \(numberText(first)) s" : "from \(numberText(first)) s to \(numberText(last)) s"
+    let (from, to) = (roundedText(first, places: 3), roundedText(last, places: 3))
+    let when = times.count == 1 ? "at \(from) s" : "from \(from) s to \(to) s"
     warnings += EffectWarnings.drawWarnings(
       system, times: sampled, when: when, width: canvas.width, height: canvas.height,
       reference: (reference, "the default --time"))
