@@ -86,8 +86,10 @@ public struct Arguments: Sendable {
   ) throws(CommandError) -> T? {
     guard let raw = try option(name) else { return nil }
     guard let value = parse(raw) else {
-      var message = "--\(name): expected \(what), got '\(raw)'"
-      if let near = Suggestion.closest(to: raw, in: candidates) { message += " (did you mean '\(near)'?)" }
+      var message = "--\(name): expected \(what), got '\(MessageText.clip(raw))'"
+      if let near = Suggestion.closest(to: MessageText.trimmingSpaces(raw), in: candidates) {
+        message += " (did you mean '\(near)'?)"
+      }
       throw .usage(message)
     }
     return value

@@ -37,6 +37,9 @@ public struct CommandOutput: Sendable {
   public var standardError: @Sendable (String) -> Void
   /// Whether stderr is a terminal (progress is only shown there).
   public var errorIsTerminal: Bool
+  /// Whether stdout is a terminal: binary output (`--out -`) is then
+  /// refused unless `--force`.
+  var outputIsTerminal = false
   /// How long a render runs before its progress line appears, and how often
   /// it is redrawn, in seconds (tests shorten both).
   var progressDelay = 1.0
@@ -160,7 +163,7 @@ public enum SleetCommandLine {
         output.print(overview(of: group))
         return 0
       }
-      output.printError(unknownCommand(arguments))
+      output.printError(MessageText.shorten(unknownCommand(arguments)))
       return 2
     }
     var args = Arguments(Array(arguments.dropFirst(command.path.count)))
@@ -176,7 +179,7 @@ public enum SleetCommandLine {
     } catch {
       output.progress.progress?.abandon()
       let name = (["sleet"] + command.path).joined(separator: " ")
-      output.printError("\(name): \(error.message)")
+      output.printError("\(name): \(MessageText.shorten(error.message))")
       if case .usage = error { output.printError("see '\(name) --help'") }
       return error.exitCode
     }

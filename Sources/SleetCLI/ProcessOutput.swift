@@ -1,3 +1,4 @@
+import SleetMath
 import Synchronization
 
 #if canImport(Glibc)
@@ -18,6 +19,8 @@ extension SleetCommandLine {
   /// when it is written and at the final flush. Writes to stderr are best effort: there is nowhere left to
   /// report their failure.
   public static func runProcess(_ arguments: [String]) -> Int32 {
+    // Ctrl-C or a kill leaves no hidden temporary output behind.
+    TemporaryFiles.installSignalCleanup()
     // The first failure's reason, and whether a command already reported it.
     let failure = Mutex<(reason: String, reported: Bool)?>(nil)
     // A buffered stream of its own on file descriptor 1 (nil when fd 1 is
@@ -42,7 +45,7 @@ extension SleetCommandLine {
     @Sendable func record(_ reason: String, reported: Bool) {
       failure.withLock { if $0 == nil { $0 = (reason, reported) } }
     }
-    let output = CommandOutput(
+    var output = CommandOutput(
       standardOutput: { text in
         var text = text
         if let reason = text.withUTF8({ put(UnsafeRawBufferPointer($0)) }) { record(reason, reported: false) }
@@ -58,6 +61,7 @@ extension SleetCommandLine {
         record(reason, reported: true)
         throw .failure("cannot write to standard output: \(reason)")
       })
+    output.outputIsTerminal = isatty(1) != 0
     var status = run(arguments, output: output)
     if let reason = flush() { record(reason, reported: false) }
     if let (reason, reported) = failure.withLock({ $0 }) {

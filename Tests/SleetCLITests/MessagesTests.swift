@@ -75,7 +75,7 @@ struct MessagesTests {
     #expect(
       RenderCommand.optionNames == [
         "out", "force", "gpu", "seed", "duration", "fps", "start", "time", "size", "scale", "background", "frames",
-        "shard", "quality", "lossless", "dither", "crf", "preset",
+        "shard", "quality", "lossless", "dither", "crf", "preset", "quiet", "yes",
       ])
     #expect(ShatterRenderCommand.optionNames == TransitionRenderCommand.optionNames)
   }

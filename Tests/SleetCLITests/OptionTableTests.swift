@@ -147,6 +147,7 @@ struct OptionTableTests {
     "effect": "snow", "step": "0.5", "threads": "1", "budget": "100", "cap": "", "format": "json", "interval": "0.5",
     "width": "100", "parameter": "width=100", "only": "snow", "crf": "20", "preset": "fast", "sprites": ".",
     "strict": "", "transition": "fade", "watch": "", "paused": "", "snapshots": "/nonexistent-sleet-folder",
+    "quiet": "", "yes": "", "no-parameters": "",
   ]
 
   /// Every `--name` a help text mentions (names without `--`), `--help` aside.

@@ -314,7 +314,8 @@ struct EffectFormatTests {
         #"{"format": 1, \#(base), "parameters": {"width": {"value": 390, "bindings": [{"keyPath": "emitterSize.width", "factor": 2}]}}}"#
       )
         == "parameters.width.bindings[0]: emitterSize.width: is 700 but 2 × width = 780 for width = 390; "
-        + "write the values for the parameter's value")
+        + "the parameter sets this value: edit parameters.width.value (350 gives 700), "
+        + "or drop \"parameters\" to keep the values as written")
     #expect(
       formatError(
         #"{"format": 1, \#(base), "parameters": {"width": {"value": 350, "bindings": [{"keyPath": "emitterSize", "factor": 2}]}}}"#

@@ -133,9 +133,11 @@ struct DemoCommand: SleetCommand {
     var only: Set<String>?
     if let list = try arguments.value(OptionTable.only) {
       let known = Effect.presetNames + TransitionStyle.allCases.map(\.rawValue)
-      let names = list.split(separator: ",").map(String.init)
+      // "snow, rain" names snow and rain: spaces around a name are not part of it.
+      let names = list.split(separator: ",").map { MessageText.trimmingSpaces(String($0)) }.filter { !$0.isEmpty }
       for name in names where !known.contains(name) {
-        var message = "--only: no preset or transition style named '\(name)' (\(known.joined(separator: ", ")))"
+        var message =
+          "--only: no preset or transition style named '\(MessageText.clip(name))' (\(known.joined(separator: ", ")))"
         if let near = Suggestion.closest(to: name, in: known) { message += "; did you mean '\(near)'?" }
         throw .usage(message)
       }

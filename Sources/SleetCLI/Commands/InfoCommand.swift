@@ -1,3 +1,4 @@
+import SleetGPU
 import SleetKit
 
 /// `sleet info`: version, build configuration and the OpenBLAS in use.
@@ -20,6 +21,10 @@ struct InfoCommand: SleetCommand {
     OpenBLAS threads: the sleet executable pins OpenBLAS to one thread at
     startup unless OPENBLAS_NUM_THREADS (or GOTO_NUM_THREADS, OMP_NUM_THREADS)
     is set; the SleetKit library itself never changes the count.
+
+    GPU: the OpenGL ES 3.1 device a GPU render of 'sleet render' would use
+    (GL_RENDERER and GL_VERSION of an EGL surfaceless context; "llvmpipe" is
+    Mesa's software renderer), or why there is none; never an error.
     """
 
   static func run(_ arguments: inout Arguments, output: CommandOutput) throws(CommandError) {
@@ -36,5 +41,17 @@ struct InfoCommand: SleetCommand {
     output.print("OpenBLAS (SleetBLAS, the blas backend): \(BLASInfo.configuration)")
     output.print("OpenBLAS core: \(BLASInfo.coreName), threads: \(BLASInfo.threadCount)")
     output.print("SleetKit BLAS calls: \(BLASInfo.threadPolicy)")
+    output.print("GPU (--gpu): \(gpuDevice())")
+  }
+
+  /// The renderer and version of the context `--gpu` would open, or why
+  /// there is none (this command reports it; it does not fail on it).
+  static func gpuDevice() -> String {
+    do throws(GPUError) {
+      let context = try GPUContext()
+      return "\(context.renderer), \(context.version)"
+    } catch {
+      return "none (\(error.description))"
+    }
   }
 }

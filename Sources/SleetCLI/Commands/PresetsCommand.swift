@@ -42,11 +42,18 @@ struct PresetsExportCommand: SleetCommand {
   static let path = ["presets", "export"]
   static let summary = "print a preset as an effect file (JSON, format 1)"
   static let about = """
-    usage: sleet presets export NAME [--width W] [--parameter NAME=VALUE]... [--out FILE.json [--force]]
+    usage: sleet presets export NAME [--width W] [--parameter NAME=VALUE]... [--no-parameters]
+                               [--out FILE.json [--force]]
 
     Prints the preset NAME as a canonical effect file: fixed key order, only
     values that differ from Core Animation's defaults, numbers that read back
     bit for bit. Edit it and use it anywhere an effect name is accepted.
+
+    The file keeps the preset's parameters (its "width" sets the emitter's
+    size, …), and reading it checks each bound value against them: a value
+    edited by hand is then refused. --no-parameters writes plain values
+    instead (the parameters substituted, "parameters" left out), for
+    editing freely ('sleet render' then no longer sizes it to its frame).
 
     """
 
@@ -71,9 +78,10 @@ struct PresetsExportCommand: SleetCommand {
     let out = try arguments.value(OptionTable.exportOut)
     if let out { try OutputCheck.checkParentFolder(out, flag: "--out") }
     let force = try arguments.flag(OptionTable.exportForce)
+    let plain = try arguments.flag(OptionTable.noParameters)
     guard let name = arguments.positional() else { throw .usage("missing the preset NAME") }
     try arguments.finish()
-    let effect: Effect
+    var effect: Effect
     do throws(EffectFormatError) {
       effect = try Effect.preset(named: name, parameters: values)
     } catch {
@@ -82,6 +90,14 @@ struct PresetsExportCommand: SleetCommand {
         throw .usage("\(flag): \(error.reason)")
       }
       throw .usage(error.description)
+    }
+    if plain {
+      // The emitter already holds what the parameters give.
+      do throws(EffectValidationError) {
+        effect = try Effect(emitter: effect.emitter, changes: effect.changes, summary: effect.summary)
+      } catch {
+        throw .failure("preset '\(name)' is broken: \(error)")
+      }
     }
     if let out, out != "-" {
       try OutputCheck.checkFile(out, inputs: [], force: force, flag: "--out")

@@ -73,7 +73,10 @@ struct RenderCommand: SleetCommand {
     let target = try AnimationFormat.readOptions(&arguments, for: RenderTarget(outPath))
     try OutputCheck.checkParentFolder(target.path, flag: "--out")
     let force = try arguments.flag(OptionTable.force)
+    try RenderOutput.checkTerminal(target, output: output, force: force)
     let usesGPU = try arguments.flag(OptionTable.gpu)
+    let quiet = try arguments.flag(OptionTable.quiet)
+    let confirmed = try arguments.flag(OptionTable.yes)
     let seed = try arguments.integer(OptionTable.emitterSeed).map { UInt32($0) }
     let duration = try arguments.number(OptionTable.duration)
     let fpsGiven = arguments.contains(OptionTable.fps)
@@ -117,6 +120,7 @@ struct RenderCommand: SleetCommand {
       let count = Swift.max(1, Int(((duration ?? defaults.duration) * Double(fps)).rounded()))
       try RenderOutput.checkFrameCount(count, for: target, flags: "--duration × --fps")
       selection = try request?.select(total: count) ?? .all(count)
+      try RenderOutput.checkConfirmed(selection.range.count, confirmed: confirmed, flags: "--duration × --fps")
       let first = start ?? defaults.start
       // Frame k is at first + k/F whichever frames are rendered, so a
       // piece's times are the whole render's bit for bit.
@@ -134,13 +138,38 @@ struct RenderCommand: SleetCommand {
     try EffectChecks.require(
       effect, sprites: scene.sprites, times: times,
       timeFlag: target.isStill ? "--time" : (start == nil ? "the default --start" : "--start"))
+    if !quiet {
+      EffectWarnings.print(
+        renderWarnings(effect, times: times, canvas: canvas, reference: defaults.still), output: output)
+    }
     try RenderOutput.write(
       target, times: times, frameSize: (canvas.pixelWidth, canvas.pixelHeight), fps: fps, force: force,
       output: output, label: "render", frames: selection, recycler: recycler
     ) { (batch: [Double]) throws(CommandError) in try scene.render(times: batch) }
+    // A still says which time it shows, the default one above all.
+    let when = target.isStill ? " at \(numberText(times[0])) s\(time == nil ? " (the default --time)" : "")" : ""
     RenderOutput.report(
-      "wrote \(target.displayName) (\(canvas.pixelWidth)×\(canvas.pixelHeight) px, \(selection.countText)) in \(clock.elapsedText)",
+      "wrote \(target.displayName) (\(canvas.pixelWidth)×\(canvas.pixelHeight) px, \(selection.countText))\(when) in \(clock.elapsedText)",
       for: target, output: output)
+  }
+
+  /// The warnings of ``EffectWarnings`` for a render at `times`: the
+  /// effect's fields, then what is drawn at the still's time or at up to
+  /// five frames spread over the animation (first and last included).
+  /// `reference` is the default still time, named when nothing is alive.
+  static func renderWarnings(_ effect: Effect, times: [Double], canvas: Canvas, reference: Double) -> [String] {
+    var warnings = EffectWarnings.fieldWarnings(effect)
+    guard let system = try? ParticleSystem(effect: effect, configuration: .init(overflowPolicy: .capOldestFirst)),
+      let first = times.first, let last = times.last
+    else { return warnings }
+    let samples = Swift.min(times.count, 5)
+    let sampled = (0..<samples).map { times[samples == 1 ? 0 : $0 * (times.count - 1) / (samples - 1)] }
+    let (from, to) = (roundedText(first, places: 3), roundedText(last, places: 3))
+    let when = times.count == 1 ? "at \(from) s" : "from \(from) s to \(to) s"
+    warnings += EffectWarnings.drawWarnings(
+      system, times: sampled, when: when, width: canvas.width, height: canvas.height,
+      reference: (reference, "the default --time"))
+    return warnings
   }
 
   /// The files a render reads: the effect file (when `argument` is a path)
@@ -378,6 +407,29 @@ enum RenderOutput {
   static func checkFrameCount(_ count: Int, for target: RenderTarget, flags: String) throws(CommandError) {
     guard !target.isStill, count > maximumFrames else { return }
     throw .usage("\(flags): \(count) frames, at most \(maximumFrames)")
+  }
+
+  /// Refuses binary output (`--out -`) to a terminal unless `force`: the
+  /// image bytes would only garble the screen.
+  static func checkTerminal(_ target: RenderTarget, output: CommandOutput, force: Bool) throws(CommandError) {
+    guard target.isStandardOutput, output.outputIsTerminal, !force else { return }
+    throw .usage(
+      "--out -: standard output is a terminal, and the image is binary; redirect it (> s.png, or a pipe) or give --force to write it there anyway"
+    )
+  }
+
+  /// The most frames a render draws without `--yes` (two minutes at 30
+  /// fps): a longer one is more often a unit mistake (`--duration 3000`
+  /// meant as ms) than a wish.
+  static let confirmedFrames = 3_600
+
+  /// Refuses more than ``confirmedFrames`` frames unless `confirmed`
+  /// (`--yes`), as a usage error naming `flags`.
+  static func checkConfirmed(_ count: Int, confirmed: Bool, flags: String) throws(CommandError) {
+    guard count > confirmedFrames, !confirmed else { return }
+    throw .usage(
+      "\(flags): \(count) frames, more than \(confirmedFrames); check the units (--duration is in seconds) or add --yes to render them"
+    )
   }
 
   /// Prints a line about the output: on stdout, or on stderr when the output

@@ -266,6 +266,7 @@ struct TransitionRenderCommand: SleetCommand {
     }
     if request.hold != nil, target.isStill { throw .usage("--hold applies to animations (FILE.apng or a folder)") }
     try arguments.finish()
+    try RenderOutput.checkTerminal(target, output: output, force: request.force)
     // Without --frames or --shard every frame-*.png of a folder is the
     // output's; with them only the selected frames' (known once the frames
     // are counted, in frameTimes).
@@ -445,7 +446,7 @@ struct TransitionRenderRequest {
     try RenderOutput.checkFrameCount(count, for: target, flags: "--gesture × --fps")
     let times = replay.clocks(fps: fps, hold: hold ?? 0).map(replay.transitionTime(at:))
     RenderOutput.report(
-      "gesture: released at progress \(JSONNumber(replay.progress(at: gesture.endTime))), velocity \(JSONNumber(gesture.velocity)) pt/s: \(replay.finishes ? "finishes" : "cancels")",
+      "gesture: released at progress \(roundedText(replay.progress(at: gesture.endTime), places: 3)), velocity \(roundedText(gesture.velocity, places: 1)) pt/s: \(replay.finishes ? "finishes" : "cancels")",
       for: target, output: output)
     return times
   }

@@ -27,10 +27,18 @@ struct ValidateCommand: SleetCommand {
     and one line per check, with the default times; otherwise every failed
     check is named. Exit status 0 when the file is valid, 2 when it is not.
 
+    A valid file can still draw nothing: warnings on stderr (exit status
+    still 0; --quiet silences them) name a leaf cell without contents, alpha
+    or scale 0, an angle over 2π (degrees for radians), a value beyond
+    anything plausible, and a still at T (or the default time) or the
+    default animation where nothing is alive, nothing visible, or every
+    particle outside the default 390×844 pt frame (docs/cli.md, "Warnings").
+
     """
 
   static func run(_ arguments: inout Arguments, output: CommandOutput) throws(CommandError) {
     let time = try arguments.number(OptionTable.validateTime)
+    let quiet = try arguments.flag(OptionTable.quiet)
     guard let file = arguments.positional() else { throw .usage("missing the effect FILE.json") }
     try arguments.finish()
     let effect: Effect
@@ -61,5 +69,20 @@ struct ValidateCommand: SleetCommand {
     output.print(
       "  default times (\(defaults.kind.rawValue)): still at \(numberText(defaults.still)) s, animation from \(numberText(defaults.start)) s for \(numberText(defaults.duration)) s"
     )
+    guard !quiet else { return }
+    // As 'sleet render FILE.json' would draw it: the default size (the
+    // parameters width and height set to it), the still at T or its default
+    // time, and the default animation at its default frame rate.
+    let size = RenderOptions.defaultSize
+    let canvas = Canvas(width: size.width, height: size.height, pixelsPerPoint: 1)
+    let sized = (try? RenderOptions.effect(file, width: size.width, height: size.height)) ?? effect
+    let shown = sized.previewTimes
+    var warnings = RenderCommand.renderWarnings(
+      sized, times: [time ?? shown.still], canvas: canvas, reference: shown.still)
+    let frames = Swift.max(1, Int((shown.duration * Double(RenderOptions.defaultFPS)).rounded()))
+    let animation = (0..<frames).map { shown.start + Double($0) / Double(RenderOptions.defaultFPS) }
+    warnings += RenderCommand.renderWarnings(sized, times: animation, canvas: canvas, reference: shown.still)
+      .filter { !warnings.contains($0) }
+    EffectWarnings.print(warnings, output: output)
   }
 }

@@ -50,7 +50,9 @@ extension Arguments {
   mutating func choice<T>(
     _ option: CommandOption, _ choices: [String], spelled: String? = nil, _ parse: (String) -> T?
   ) throws(CommandError) -> T? {
-    try self.option(
-      option.name, as: spelled ?? choices.joined(separator: ", "), suggesting: choices, parse)
+    // Spaces around the word are not part of it (`--style " slide"`).
+    try self.option(option.name, as: spelled ?? choices.joined(separator: ", "), suggesting: choices) {
+      parse(MessageText.trimmingSpaces($0))
+    }
   }
 }

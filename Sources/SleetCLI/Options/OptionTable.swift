@@ -84,6 +84,13 @@ enum OptionTable {
 
   // MARK: - sleet render
 
+  static let quiet = CommandOption(
+    "quiet",
+    "print no warnings (an empty frame, an angle over 2π, an implausible value; see docs/cli.md, \"Warnings\")",
+    commands: [render, validate])
+  static let yes = CommandOption(
+    "yes", "render more than \(RenderOutput.confirmedFrames) frames (without it such a render is refused)",
+    commands: [render])
   static let gpu = CommandOption(
     "gpu",
     "evaluate the particles with the OpenGL ES 3.1 compute shader (EGL surfaceless; Mesa's llvmpipe without a GPU); see docs/gpu.md",
@@ -229,6 +236,9 @@ enum OptionTable {
   static let parameter = CommandOption(
     "parameter", "NAME=VALUE", "set any parameter (repeatable, each name once); see 'sleet presets list'",
     repeatable: true, commands: [presetsExport])
+  static let noParameters = CommandOption(
+    "no-parameters", "write plain values: the parameters substituted, \"parameters\" left out",
+    commands: [presetsExport])
   static let exportOut = CommandOption(
     "out", "FILE.json", "write the file (atomically) instead of printing it (- prints it)",
     commands: [presetsExport, importCode])
@@ -301,7 +311,7 @@ enum OptionTable {
     transitionDivisor, shatterDivisor, randomSeed, backend, step, threads, budget, cap, format, statsDuration,
     interval, width, parameter, duration, fps, demoFPS, start, stillTime, renderTime, renderProgress, hold,
     validateTime, layerSize, scale, demoScale, background, only, frames, shard, quality, lossless, dither, crf,
-    preset, json, importSize, sprites, strict, paused, playFPS, playSeed, snapshots,
+    preset, json, importSize, sprites, strict, paused, playFPS, playSeed, snapshots, quiet, yes, noParameters,
   ]
 
   /// The options of the command at `path`, in the order help lists them.

@@ -305,10 +305,17 @@ extension EffectDecoder {
         let want = try probe.value(forKeyPath: binding.keyPath)
         let have = try emitter.value(forKeyPath: binding.keyPath)
         guard have.isIdentical(to: want) else {
+          // The way out: the value the parameter would need for the edited
+          // number, or a file without parameters (values as written).
+          var edit = "edit parameters.\(name).value"
+          if case .number(let written) = have, binding.factor != 0 {
+            edit += " (\(formatNumber((written - binding.offset) / binding.factor)) gives \(have.kindDescription))"
+          }
           throw KeyPathError(
             keyPath: binding.keyPath,
             reason: "is \(have.kindDescription) but \(binding.formula(name)) = \(want.kindDescription) "
-              + "for \(name) = \(formatNumber(value)); write the values for the parameter's value")
+              + "for \(name) = \(formatNumber(value)); the parameter sets this value: \(edit), "
+              + "or drop \"parameters\" to keep the values as written")
         }
       } catch {
         throw EffectFormatError(path: "\(path).bindings[\(j)]", reason: error.description)

@@ -128,6 +128,8 @@ package final class AtomicFileWriter {
   /// The temporary file the bytes go to until ``commit()``.
   package let temporaryPath: String
   private var descriptor: Int32
+  /// Its slot in ``TemporaryFiles`` (removed on SIGINT and SIGTERM), if any.
+  private let cleanupSlot: Int?
   /// Bytes written so far (the offset of the next ``write(_:)``).
   package private(set) var count = 0
 
@@ -145,6 +147,7 @@ package final class AtomicFileWriter {
     }
     descriptor = fd
     temporaryPath = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    cleanupSlot = TemporaryFiles.register(temporaryPath)
     fchmod(fd, 0o644)
   }
 
@@ -192,10 +195,9 @@ package final class AtomicFileWriter {
     if close(descriptor) != 0 && error == nil { error = failure("flush failed") }
     descriptor = -1
     if error == nil && rename(temporaryPath, path) != 0 { error = failure("rename failed") }
-    if let error {
-      unlink(temporaryPath)
-      throw error
-    }
+    if error != nil { unlink(temporaryPath) }
+    if let cleanupSlot { TemporaryFiles.unregister(cleanupSlot) }
+    if let error { throw error }
   }
 
   /// Closes and removes the temporary file; the destination is untouched.
@@ -205,5 +207,6 @@ package final class AtomicFileWriter {
     close(descriptor)
     descriptor = -1
     unlink(temporaryPath)
+    if let cleanupSlot { TemporaryFiles.unregister(cleanupSlot) }
   }
 }
