@@ -15,7 +15,7 @@ struct DemoCommandTests {
     #expect(r.status == 0, "\(r.err)")
     let names = Effect.presetNames + TransitionStyle.allCases.flatMap { [$0.rawValue, $0.rawValue + "-interactive"] }
     var expected = ["index.html"]
-    for name in names { expected += [name + ".apng", name + ".webp", name + "-sheet.png"] }
+    for name in names { expected += [name + ".apng", name + ".webp", name + ".mp4", name + "-sheet.png"] }
     #expect(folderEntries(out) == expected.sorted())
     #expect(r.out.contains("demo: \(names.count) effects, 39×85 px at 4 fps"))
     let html = String(decoding: try #require(fileBytes(out + "/index.html")), as: UTF8.self)
@@ -30,14 +30,19 @@ struct DemoCommandTests {
         webpSize < apngSize
         ? (("webp", "WebP", webpSize), ("apng", "APNG", apngSize))
         : (("apng", "APNG", apngSize), ("webp", "WebP", webpSize))
+      let mp4Size = try #require(fileBytes("\(out)/\(name).mp4")).count
       #expect(html.contains("<img class=\"animation\" src=\"\(name).\(shown.0)\""), "\(name)")
       #expect(
         html.contains(
-          "Shown: <a href=\"\(name).\(shown.0)\">\(shown.1)</a>, \(shown.2) bytes (<a href=\"\(name).\(other.0)\">\(other.1)</a>: \(other.2) bytes)"
+          "Shown: <a href=\"\(name).\(shown.0)\">\(shown.1)</a>, \(shown.2) bytes (<a href=\"\(name).\(other.0)\">\(other.1)</a>: \(other.2) bytes; <a class=\"video\" href=\"\(name).mp4\">MP4 video</a>: \(mp4Size) bytes)"
         ), "\(name)")
       let bytes = try #require(fileBytes("\(out)/\(name).apng"), "\(name)")
       let summary = try #require(apngSummary(bytes), "\(name)")
       #expect(summary.frames >= 2 && summary.delays.allSatisfy { $0 == (1, 4) }, "\(name)")
+      // The MP4 holds the same frames at 4 fps, its odd sides stored one pixel larger.
+      let video = try probeVideo("\(out)/\(name).mp4", folder: folder).get()
+      #expect(video.frameCount == summary.frames && video["r_frame_rate"] == "4/1", "\(name)")
+      #expect(video["width"] == "40" && video["height"] == "86", "\(name)")
       let first = try PNGFile.read(path: "\(out)/\(name).apng")
       #expect(first.width == 39 && first.height == 85)
       let sheet = try PNGFile.read(path: "\(out)/\(name)-sheet.png")
@@ -56,8 +61,9 @@ struct DemoCommandTests {
     #expect(r.status == 0, "\(r.err)")
     #expect(
       folderEntries(folder) == [
-        "explode-interactive-sheet.png", "explode-interactive.apng", "explode-interactive.webp", "explode-sheet.png",
-        "explode.apng", "explode.webp", "index.html", "likeBurst-sheet.png", "likeBurst.apng", "likeBurst.webp",
+        "explode-interactive-sheet.png", "explode-interactive.apng", "explode-interactive.mp4",
+        "explode-interactive.webp", "explode-sheet.png", "explode.apng", "explode.mp4", "explode.webp", "index.html",
+        "likeBurst-sheet.png", "likeBurst.apng", "likeBurst.mp4", "likeBurst.webp",
       ])
   }
 

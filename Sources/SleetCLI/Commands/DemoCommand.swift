@@ -1,5 +1,6 @@
 import SleetKit
 import SleetMath
+import SleetVideo
 
 #if canImport(Glibc)
   import Glibc
@@ -11,7 +12,8 @@ import SleetMath
 /// interactive), rendered into a folder with an HTML page that shows them.
 struct DemoCommand: SleetCommand {
   static let path = ["demo"]
-  static let summary = "render every preset and transition style to APNG, WebP and a contact sheet, with an index.html"
+  static let summary =
+    "render every preset and transition style to APNG, WebP, MP4 and a contact sheet, with an index.html"
   static let about = """
     usage: sleet demo [--out DIR] [--force] [--scale PX_PER_PT] [--fps F] [--only NAME,...]
 
@@ -21,6 +23,7 @@ struct DemoCommand: SleetCommand {
     writes into DIR:
       NAME.apng         the animation (loops forever)
       NAME.webp         the same frames as lossless WebP
+      NAME.mp4          the same frames as H.264 video, to share or edit
       NAME-sheet.png    a contact sheet: 8 frames with their times
       index.html        a page showing all of them: each animation in the
                         smaller of its two files (the same pixels), its
@@ -67,13 +70,15 @@ struct DemoCommand: SleetCommand {
     /// (`FILE` stands for the file name).
     var command: String = ""
     /// The sizes of the two files.
-    var files = Files(apngBytes: 0, webpBytes: 0)
+    var files = Files(apngBytes: 0, webpBytes: 0, mp4Bytes: 0)
   }
 
-  /// The sizes of an animation's two files, and the one the page shows.
+  /// The sizes of an animation's files, and the one the page shows (of
+  /// the two lossless ones; the MP4 is offered beside them).
   struct Files: Equatable {
     var apngBytes: Int
     var webpBytes: Int
+    var mp4Bytes: Int
     /// The smaller file's format (APNG on a tie: it needs no WebP support).
     var shown: AnimationFormat { webpBytes < apngBytes ? .webp(DemoCommand.webpOptions) : .apng }
   }
@@ -351,7 +356,7 @@ struct DemoCommand: SleetCommand {
   static let fileNames: Set<String> = {
     let styles = TransitionStyle.allCases.map(\.rawValue)
     let names = Effect.presetNames + styles + styles.map { $0 + "-interactive" }
-    return Set(names.flatMap { [$0 + ".apng", $0 + ".webp", $0 + "-sheet.png"] } + ["index.html"])
+    return Set(names.flatMap { [$0 + ".apng", $0 + ".webp", $0 + ".mp4", $0 + "-sheet.png"] } + ["index.html"])
   }()
 
   /// Renders the frames at `times` batch by batch into `NAME.apng` and
@@ -366,6 +371,7 @@ struct DemoCommand: SleetCommand {
   ) throws(CommandError) -> Files {
     let apngPath = folder + "/" + name + ".apng"
     let webpPath = folder + "/" + name + ".webp"
+    let mp4Path = folder + "/" + name + ".mp4"
     let sheetPath = folder + "/" + name + "-sheet.png"
     let picks = sheetIndices(count: times.count)
     var picked: [RGBAImage] = []
@@ -375,10 +381,13 @@ struct DemoCommand: SleetCommand {
     for batch in RenderOutput.batches(times, width: size.width, height: size.height) {
       let frames = try render(batch)
       if writers.isEmpty {
-        for (format, path) in [(AnimationFormat.apng, apngPath), (.webp(webpOptions), webpPath)] {
+        let formats = [
+          (AnimationFormat.apng, apngPath), (.webp(webpOptions), webpPath), (.video(.mp4, VideoOptions()), mp4Path),
+        ]
+        for (format, path) in formats {
           writers.append(
             try AnimationWriter(
-              format, path: path, width: frames[0].width, height: frames[0].height, frameCount: times.count,
+              format, path: path, width: frames[0].width, height: frames[0].height, frameCount: times.count, fps: fps,
               output: output))
         }
       }
@@ -390,9 +399,9 @@ struct DemoCommand: SleetCommand {
       .render(picked, times: picks.map { labels[$0] })
     for writer in writers { try writer.finish() }
     try RenderOutput.imageFile { () throws(ImageFileError) in try PNGFile.write(sheet, to: sheetPath) }
-    let files = Files(apngBytes: fileSize(apngPath), webpBytes: fileSize(webpPath))
+    let files = Files(apngBytes: fileSize(apngPath), webpBytes: fileSize(webpPath), mp4Bytes: fileSize(mp4Path))
     output.print(
-      "wrote \(apngPath) (\(files.apngBytes) bytes), \(webpPath) (\(files.webpBytes) bytes; \(times.count) frames) and \(sheetPath) in \(clock.elapsedText)"
+      "wrote \(apngPath) (\(files.apngBytes) bytes), \(webpPath) (\(files.webpBytes) bytes), \(mp4Path) (\(files.mp4Bytes) bytes; \(times.count) frames) and \(sheetPath) in \(clock.elapsedText)"
     )
     return files
   }
@@ -477,7 +486,9 @@ struct DemoCommand: SleetCommand {
       preview renderer: \(canvas.pixelWidth)×\(canvas.pixelHeight) px frames at \(fps) fps. Each
       animation was written twice from the same frames, as APNG and as lossless WebP (the same
       pixels); each figure shows the smaller file (\(webpCount) WebP, \(entries.count - webpCount) APNG
-      here), its contact sheet, its parameters and the command that makes it.</p>
+      here), its contact sheet, its parameters and the command that makes it. Each is also an
+      H.264 MP4 (sleet render's defaults; a 4:2:0 video stores an odd width one pixel wider) to
+      download, share or put in a video editor.</p>
 
       """
     for entry in entries {
@@ -492,7 +503,7 @@ struct DemoCommand: SleetCommand {
         <img class="animation" src="\(name).\(shown.name)" alt="\(name) animation" width="\(canvas.pixelWidth)" height="\(canvas.pixelHeight)" data-format="\(shown.name)">
         <a href="\(name)-sheet.png"><img src="\(name)-sheet.png" alt="\(name) contact sheet"></a>
         <figcaption><strong>\(name)</strong> — \(escape(entry.caption))
-        <p class="format">Shown: <a href="\(name).\(shown.name)">\(shown.title)</a>, \(size(shown)) bytes (<a href="\(name).\(other.name)">\(other.title)</a>: \(size(other)) bytes).</p>
+        <p class="format">Shown: <a href="\(name).\(shown.name)">\(shown.title)</a>, \(size(shown)) bytes (<a href="\(name).\(other.name)">\(other.title)</a>: \(size(other)) bytes; <a class="video" href="\(name).mp4">MP4 video</a>: \(entry.files.mp4Bytes) bytes).</p>
         <dl class="parameters">\(entry.parameters.map { "<dt>\(escape($0.0))</dt><dd>\(escape($0.1))</dd>" }.joined())</dl>
         <p class="command"><code>\(escape(entry.command))</code></p>
         </figcaption>
