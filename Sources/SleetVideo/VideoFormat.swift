@@ -96,7 +96,7 @@ public struct VideoOptions: Hashable, Sendable {
   /// H.264's default constant rate factor.
   public static let defaultH264CRF = 20
   /// H.264's default preset.
-  public static let defaultH264Preset = "superfast"
+  public static let defaultH264Preset = "ultrafast"
   /// VP9's default constant quality level.
   public static let defaultVP9CRF = 30
 
