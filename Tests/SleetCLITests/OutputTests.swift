@@ -147,12 +147,14 @@ struct OutputTests {
     try FileOutput.atomicWrite([1], to: folder + "/notes.txt")
     let refused = runSleet(demo + ["--only", "likeBurst"])
     #expect(refused.status == 2)
-    #expect(refused.err.contains("holds 10 files of a demo of an earlier run; give --force"), "\(refused.err)")
+    #expect(refused.err.contains("holds 13 files of a demo of an earlier run; give --force"), "\(refused.err)")
     let forced = runSleet(demo + ["--only", "likeBurst", "--force"])
     #expect(forced.status == 0, "\(forced.err)")
     // The fade entries of the first run are gone with the rest.
     #expect(
-      folderEntries(folder) == ["index.html", "likeBurst-sheet.png", "likeBurst.apng", "likeBurst.webp", "notes.txt"])
+      folderEntries(folder) == [
+        "index.html", "likeBurst-sheet.png", "likeBurst.apng", "likeBurst.mp4", "likeBurst.webp", "notes.txt",
+      ])
   }
 
   @Test func dashIsStandardOutputForOneFile() throws {
