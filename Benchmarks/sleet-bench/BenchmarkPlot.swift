@@ -9,7 +9,7 @@ import SleetKit
 /// `--plot FILE.png`: ns per live particle against the live count (log-log),
 /// one line per path of the `particles/vs-c-baseline` groups (SleetKit with
 /// full and compact instances, the C baseline, the naive path), drawn with SleetPreview's `RGBAImage`,
-/// `BitmapFont` (digits and a few letters; the other glyphs below) and
+/// `BitmapFont` (with one glyph of its own, `M`) and
 /// `PNGFile`. Regenerate docs/images/particles-cost-curve.png with
 /// `.build/release/sleet-bench --plot docs/images/particles-cost-curve.png`.
 struct BenchmarkPlot {
@@ -202,9 +202,9 @@ struct PlotCanvas {
 
   static func width(of text: String, scale: Int) -> Int { BitmapFont.width(of: text, scale: scale) }
 
-  /// `BitmapFont` for the characters it has; the glyphs below for the rest
-  /// (lowercase letters, M, brackets, comma, plus); anything else is lowercased
-  /// or left blank.
+  /// `BitmapFont` for the characters it has; the glyph below for `M` (the
+  /// unit prefix, which lowercasing would change); any other character is
+  /// lowercased, or left blank when the font lacks it.
   mutating func text(_ text: String, x: Int, y: Int, scale: Int, color: SIMD4<Float>) {
     let straight = ColorRGBA(color)
     var penX = x
@@ -226,31 +226,6 @@ struct PlotCanvas {
   }
 
   private static let glyphs: [Character: [String]] = [
-    "a": [".....", ".....", ".###.", "....#", ".####", "#...#", ".####"],
-    "b": ["#....", "#....", "####.", "#...#", "#...#", "#...#", "####."],
-    "c": [".....", ".....", ".###.", "#....", "#....", "#...#", ".###."],
-    "d": ["....#", "....#", ".####", "#...#", "#...#", "#...#", ".####"],
-    "e": [".....", ".....", ".###.", "#...#", "#####", "#....", ".###."],
-    "g": [".....", ".####", "#...#", "#...#", ".####", "....#", ".###."],
-    "h": ["#....", "#....", "####.", "#...#", "#...#", "#...#", "#...#"],
-    "i": ["..#..", ".....", ".##..", "..#..", "..#..", "..#..", ".###."],
-    "j": ["...#.", ".....", "..##.", "...#.", "...#.", "#..#.", ".##.."],
-    "k": ["#....", "#....", "#..#.", "#.#..", "##...", "#.#..", "#..#."],
-    "l": [".##..", "..#..", "..#..", "..#..", "..#..", "..#..", ".###."],
-    "m": [".....", ".....", "##.#.", "#.#.#", "#.#.#", "#...#", "#...#"],
-    "n": [".....", ".....", "####.", "#...#", "#...#", "#...#", "#...#"],
-    "o": [".....", ".....", ".###.", "#...#", "#...#", "#...#", ".###."],
-    "q": [".....", ".....", ".####", "#...#", ".####", "....#", "....#"],
-    "r": [".....", ".....", "#.##.", "##..#", "#....", "#....", "#...."],
-    "u": [".....", ".....", "#...#", "#...#", "#...#", "#..##", ".##.#"],
-    "v": [".....", ".....", "#...#", "#...#", "#...#", ".#.#.", "..#.."],
-    "w": [".....", ".....", "#...#", "#...#", "#.#.#", "#.#.#", ".#.#."],
-    "y": [".....", ".....", "#...#", "#...#", ".####", "....#", ".###."],
-    "z": [".....", ".....", "#####", "...#.", "..#..", ".#...", "#####"],
-    "M": ["#...#", "##.##", "#.#.#", "#.#.#", "#...#", "#...#", "#...#"],
-    "(": ["...#.", "..#..", ".#...", ".#...", ".#...", "..#..", "...#."],
-    ")": [".#...", "..#..", "...#.", "...#.", "...#.", "..#..", ".#..."],
-    ",": [".....", ".....", ".....", ".....", ".##..", "..#..", ".#..."],
-    "+": [".....", "..#..", "..#..", "#####", "..#..", "..#..", "....."],
+    "M": ["#...#", "##.##", "#.#.#", "#.#.#", "#...#", "#...#", "#...#"]
   ]
 }

@@ -15,7 +15,9 @@ private func toolPath(_ name: String) -> Result<String, FFmpegToolFailure> {
   }
   return .failure(
     FFmpegToolFailure(
-      message: "\(name) not found in /usr/bin: the video tests need Debian's ffmpeg package (apt-get install ffmpeg)"))
+      message:
+        "\(name) not found in /usr/bin: the video tests need Debian's ffmpeg package (scripts/setup.sh installs it)"
+    ))
 }
 
 /// What went wrong running a tool, with its output.
