@@ -18,11 +18,11 @@ import SleetVideo
 ///   `h264`): its stage clock splits a frame's time into simulate,
 ///   rasterize, convert and encode, printed under the table.
 ///
-/// `--dry-run` exports 6 frames instead of 300.
+/// `--dry-run` exports 6 frames instead of 300, `--quick` 12.
 extension BenchmarkRunner {
   static var export: BenchmarkSuite {
     BenchmarkSuite(name: "export") { scale in
-      let frames = scale.dryRun ? 6 : 300
+      let frames = scale.dryRun ? 6 : scale.quick ? 12 : 300
       let scenes: [(effect: String, start: Double)] = [("snow", 60), ("fireworks", 4)]
       return scenes.map { scene in exportGroup(effect: scene.effect, start: scene.start, frames: frames) }
         + [conversionGroup]
