@@ -262,7 +262,12 @@ struct VideoOutputTests {
     return (Termination(waitStatus: status) == .exited(0) ? 0 : 1, peak)
   }
 
-  @Test func memoryDoesNotGrowWithTheNumberOfFrames() throws {
+  @Test(
+    .disabled(
+      if: activeSanitizer != nil,
+      "a sanitizer's allocator holds freed memory back (AddressSanitizer's quarantine), so the peak grows with the frames; this test runs in the normal build"
+    ))
+  func memoryDoesNotGrowWithTheNumberOfFrames() throws {
     let sleet = try executable()
     let folder = makeTemporaryFolder(prefix: "sleet-video")
     defer { removeTree(folder) }
