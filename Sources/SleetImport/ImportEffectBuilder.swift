@@ -89,12 +89,12 @@ struct ImportEffectBuilder {
       guard !bindings.isEmpty else { continue }
       let list = bindings.map { b in
         let factor = perWidth ? b.value.perWidth : b.value.perHeight
-        var s = "{\"keyPath\": \(JSONQuoting.quoted(b.keyPath)), \"factor\": \(factor)"
+        var s = "{\"keyPath\": \(JSONText.quoted(b.keyPath)), \"factor\": \(factor)"
         if b.value.constant != 0 { s += ", \"offset\": \(b.value.constant)" }
         return s + "}"
       }
       entries.append(
-        "\(JSONQuoting.quoted(name)): {\"value\": \(value), \"minimum\": 1, \"bindings\": [\(list.joined(separator: ", "))]}"
+        "\(JSONText.quoted(name)): {\"value\": \(value), \"minimum\": 1, \"bindings\": [\(list.joined(separator: ", "))]}"
       )
     }
     return entries
@@ -201,8 +201,8 @@ struct ImportEffectBuilder {
 
   private func nameText(_ v: ImportValue, allowed: Set<String>, line: Int, what: String) -> String? {
     switch v {
-    case .constant(let c) where allowed.contains(c): return JSONQuoting.quoted(c)
-    case .string(let s) where allowed.contains(s): return JSONQuoting.quoted(s)
+    case .constant(let c) where allowed.contains(c): return JSONText.quoted(c)
+    case .string(let s) where allowed.contains(s): return JSONText.quoted(s)
     case .unknown: return nil
     default:
       note("\(what) expects one of \(allowed.sorted().joined(separator: ", "))", line: line)
@@ -251,7 +251,7 @@ struct ImportEffectBuilder {
           note("\(what) expects a number", line: line)
         }
       }
-      if let text { members.append("\(JSONQuoting.quoted(key)): \(text)") }
+      if let text { members.append("\(JSONText.quoted(key)): \(text)") }
     }
     return members
   }
@@ -310,7 +310,7 @@ struct ImportEffectBuilder {
       case "name":
         if dropsName { continue }
         if case .string(let s) = v {
-          text = JSONQuoting.quoted(s)
+          text = JSONText.quoted(s)
         } else {
           note("a cell's name expects a string", line: line)
         }
@@ -320,7 +320,7 @@ struct ImportEffectBuilder {
         text = colorText(v, line: line, what: what)
       case "contents":
         switch v {
-        case .image(let imageName): text = JSONQuoting.quoted(sprite(for: imageName, cellName: name, line: line))
+        case .image(let imageName): text = JSONText.quoted(sprite(for: imageName, cellName: name, line: line))
         case .nothing: continue
         default: note("\(what) is not an image loaded by name (UIImage(named:)): no sprite", line: line)
         }
@@ -345,7 +345,7 @@ struct ImportEffectBuilder {
           note("\(what) expects a number", line: line)
         }
       }
-      if let text { members.append("\(JSONQuoting.quoted(key)): \(text)") }
+      if let text { members.append("\(JSONText.quoted(key)): \(text)") }
     }
     return "{" + members.joined(separator: ", ") + "}"
   }
@@ -367,7 +367,7 @@ struct ImportEffectBuilder {
       var name: String?
       if case .string(let n)? = b["name"] { name = n }
       let path = ownerPath.flatMap { p in name.map { p + "emitterBehaviors.\($0)." } }
-      var members = ["\"type\": \(JSONQuoting.quoted(type))"]
+      var members = ["\"type\": \(JSONText.quoted(type))"]
       for key in b.keys where key != "type" {
         let value = b[key]!
         let l = b.lines[key] ?? b.line
@@ -377,7 +377,7 @@ struct ImportEffectBuilder {
         var text: String?
         switch (key, keys[key]) {
         case ("name", _):
-          if case .string(let s) = value { text = JSONQuoting.quoted(s) }
+          if case .string(let s) = value { text = JSONText.quoted(s) }
         case ("enabled", _):
           if case .bool(let flag) = value { text = flag ? "true" : "false" }
         case (_, .number?):
@@ -392,7 +392,7 @@ struct ImportEffectBuilder {
           text = vectorText(value, components: ["x", "y"], keyPath: path.map { $0 + key }, line: l, what: what)
         case (_, .string?):
           switch value {
-          case .string(let s), .constant(let s): text = JSONQuoting.quoted(s)
+          case .string(let s), .constant(let s): text = JSONText.quoted(s)
           default: note("\(what) expects a string", line: l)
           }
         case (_, .bool?):
@@ -418,7 +418,7 @@ struct ImportEffectBuilder {
         default:
           break
         }
-        if let text { members.append("\(JSONQuoting.quoted(key)): \(text)") }
+        if let text { members.append("\(JSONText.quoted(key)): \(text)") }
       }
       texts.append("{" + members.joined(separator: ", ") + "}")
     }

@@ -1,3 +1,5 @@
+import SleetMath
+
 /// A number that may depend on the view's size: `constant + w·width + h·height`,
 /// where width and height are the `--size` the code is imported for. Values
 /// that depend on exactly one of them become the effect's parameters
@@ -100,32 +102,10 @@ indirect enum PropertyValueText: Hashable, Sendable {
     case .number(let x):
       if float { return "\(Float(x))" }
       return "\(x)"
-    case .string(let s): return JSONQuoting.quoted(s)
+    case .string(let s): return JSONText.quoted(s)
     case .bool(let b): return b ? "true" : "false"
     case .array(let xs): return "[" + xs.map { $0.json(float: float) }.joined(separator: ", ") + "]"
     }
-  }
-}
-
-enum JSONQuoting {
-  static func quoted(_ s: String) -> String {
-    var out = "\""
-    for u in s.unicodeScalars {
-      switch u {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\t": out += "\\t"
-      default:
-        if u.value < 0x20 {
-          let hex = String(u.value, radix: 16)
-          out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-        } else {
-          out.unicodeScalars.append(u)
-        }
-      }
-    }
-    return out + "\""
   }
 }
 
