@@ -117,7 +117,7 @@ enum AnimationFormat: Sendable, Equatable {
   func checkBackground(_ color: ColorRGBA) throws(CommandError) {
     guard case .video(let format, _) = self, !format.hasAlpha, color.alpha < 1 else { return }
     throw .usage(
-      "--background: alpha \(numberText(Double(color.alpha))) < 1 asks for transparency, but \(format.title) stores no alpha: write FILE.webm (VP9) or FILE.mov (ProRes 4444), which carry alpha, or give an opaque background"
+      "--background: alpha \(roundedText(Double(color.alpha), places: 3)) < 1 asks for transparency, but \(format.title) stores no alpha: write FILE.webm (VP9) or FILE.mov (ProRes 4444), which carry alpha, or give an opaque background"
     )
   }
 

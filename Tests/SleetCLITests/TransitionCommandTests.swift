@@ -93,14 +93,12 @@ struct TransitionCommandTests {
       ),
       (frame + ["--style", "window", "--direction", "push"], "it takes present or dismiss"),
       (frame + ["--style", "explode", "--direction", "pop"], "explode does not take the direction pop; it takes push"),
-      (frame + ["--style", "circleReveal"], "--button: circleReveal needs button"),
       (
         frame + ["--style", "circleReveal", "--button", "380,10,44,44"],
         "--button: button (380, 10, 44, 44) is not inside the 390×844 container"
       ),
       (frame + ["--style", "circleReveal", "--button", "10,10,0,44"], "--button: button (10, 10, 0, 44) is empty"),
       (frame + ["--style", "circleReveal", "--button", "10,10,nan,44"], "--button: expected x,y,w,h"),
-      (frame + ["--style", "zoom", "--image-rect", "0,0,10,10"], "--target-rect: zoom needs targetRect"),
       (frame + ["--style", "slide", "--button", "0,0,10,10"], "--button: button does not apply to slide"),
       (frame + ["--style", "checkerboard", "--seed", "3"], "--seed: seed does not apply to checkerboard"),
       (frame + ["--style", "checkerboard", "--divisor", "0"], "--divisor"),

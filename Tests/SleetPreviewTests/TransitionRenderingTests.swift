@@ -510,4 +510,39 @@ struct TransitionRenderingTests {
     let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
     #expect(message.contains("layer 3 shows the zoom image (.image); pass a non-empty image as `image:`"), "\(message)")
   }
+
+  // MARK: The background
+
+  /// Drawn over a background, a frame is the transparent frame composited
+  /// over it (source-over is associative, so to Float rounding): exactly the
+  /// background where no layer draws.
+  @Test(arguments: everyStyleAndDirection)
+  func theBackgroundShowsWhereNoLayerDraws(style: TransitionStyle, direction: TransitionDirection) throws {
+    let scene = try Scene(style, direction)
+    let background = ColorRGBA(red: 0.2, green: 0.4, blue: 0.6, alpha: 0.8)
+    let under = RGBAImage.premultiplied(background)
+    let renderer = Renderer()
+    for time in [0, scene.transition.endTime / 2] {
+      let frame = scene.frame(at: time)
+      var clear = RGBAImage(width: scene.pixelWidth, height: scene.pixelHeight)
+      renderer.render(frame, from: scene.from, to: scene.to, image: scene.image, into: &clear)
+      var filled = RGBAImage(width: scene.pixelWidth, height: scene.pixelHeight)
+      renderer.render(frame, from: scene.from, to: scene.to, image: scene.image, background: background, into: &filled)
+      var (empty, drawn) = (0, 0)
+      for y in 0..<clear.height {
+        for x in 0..<clear.width {
+          let (c, f) = (clear[x, y], filled[x, y])
+          if c.w == 0 {
+            empty += 1
+            #expect(f == under, "\(style) \(direction) t = \(time) (\(x), \(y))")
+          } else {
+            drawn += 1
+            #expect(maxDifference(f, c + under * (1 - c.w)) < 1e-5, "\(style) \(direction) t = \(time) (\(x), \(y))")
+          }
+        }
+      }
+      #expect(drawn > 0)
+      if style == .tilt3D && time > 0 { #expect(empty > 0, "tilt3D leaves its surroundings to the background") }
+    }
+  }
 }

@@ -208,7 +208,7 @@ struct DemoCommand: SleetCommand {
   }
 
   /// The transition of `style` between the demo's two pictures, with the
-  /// inputs it needs (``demoOptions(_:width:)``). The container is the image
+  /// inputs it needs (``demoOptions(_:width:height:)``). The container is the image
   /// in points (at most a pixel larger than the layer), so pictures and
   /// layers share one pixel grid.
   static func transitionScene(
@@ -218,7 +218,8 @@ struct DemoCommand: SleetCommand {
     let width = Double(canvas.pixelWidth) / scale, height = Double(canvas.pixelHeight) / scale
     let transition: Transition
     do throws(TransitionError) {
-      transition = try Transition(style: style, width: width, height: height, options: demoOptions(style, width: width))
+      transition = try Transition(
+        style: style, width: width, height: height, options: demoOptions(style, width: width, height: height))
     } catch {
       throw .failure("demo: \(style.rawValue): \(error.description)")
     }
@@ -307,17 +308,13 @@ struct DemoCommand: SleetCommand {
     return index
   }
 
-  /// The inputs the styles that need them get in the demo (container W wide).
-  static func demoOptions(_ style: TransitionStyle, width: Double) -> TransitionOptions {
-    switch style {
-    case .zoom:
-      TransitionOptions(
-        imageRect: Rect(x: 24, y: 160, width: 160, height: 160),
-        targetRect: Rect(x: 0, y: 88, width: width, height: width))
-    case .circleReveal: TransitionOptions(button: Rect(x: width - 64, y: 56, width: 44, height: 44))
-    case .explode, .glassBreak: TransitionOptions(seed: 1)
-    default: TransitionOptions()
-    }
+  /// The inputs the styles that need them get in the demo (a W × H
+  /// container): the default rects and button (``TransitionOptions/filled(for:width:height:)``,
+  /// what `sleet transition render` uses when they are not given), seed 1
+  /// for the random styles.
+  static func demoOptions(_ style: TransitionStyle, width: Double, height: Double) -> TransitionOptions {
+    let seed: UInt64? = style == .explode || style == .glassBreak ? 1 : nil
+    return TransitionOptions(seed: seed).filled(for: style, width: width, height: height)
   }
 
   /// Two edge pans across a container `width` points wide: one dragged to

@@ -11,7 +11,7 @@ struct PlayCommand: SleetCommand {
                       [--size WxH] [--scale PX_PER_PT] [--background RGBA]
                       [--fps F] [--snapshots DIR]
            sleet play --transition STYLE --from A.png --to B.png [--direction D]
-                      [--gesture FILE.json] [--completion-speed S] [--image IMG.png]
+                      [--scale PX_PER_PT] [--background RGBA] [--gesture FILE.json] [--completion-speed S] [--image IMG.png]
                       [--image-rect x,y,w,h --target-rect x,y,w,h]
                       [--button x,y,w,h] [--divisor N] [--seed N] [--hold S]
                       [--start T] [--paused] [--fps F] [--snapshots DIR]
@@ -61,7 +61,7 @@ struct PlayCommand: SleetCommand {
     let snapshots = try arguments.value(OptionTable.snapshots) ?? "."
     let source: PlaySource
     if let style {
-      source = try .transition(TransitionInputs(style: style, &arguments))
+      source = try .transition(style: style, &arguments)
     } else {
       for option in transitionOnly where arguments.contains(option) {
         throw .usage("--\(option.name) applies to transitions: give --transition STYLE")
@@ -81,6 +81,7 @@ struct PlayCommand: SleetCommand {
     try OutputCheck.checkFolderWritable(snapshots, for: snapshots, flag: "--snapshots")
 
     let scene = try source.load(time: start)
+    for note in (scene as? TransitionPlayScene)?.notes ?? [] { output.print(note) }
     let initial = start ?? source.defaultStart(scene)
     let watched =
       watch

@@ -330,7 +330,12 @@ enum RenderOptions {
 
   /// `--background RGBA` (default opaque black).
   static func background(_ arguments: inout Arguments) throws(CommandError) -> ColorRGBA {
-    guard let raw = try arguments.value(OptionTable.background) else { return .black }
+    try optionalBackground(&arguments) ?? .black
+  }
+
+  /// `--background RGBA`, nil when absent.
+  static func optionalBackground(_ arguments: inout Arguments) throws(CommandError) -> ColorRGBA? {
+    guard let raw = try arguments.value(OptionTable.background) else { return nil }
     guard let color = parseColor(raw) else {
       throw .usage(
         "--background: expected #RRGGBB, #RRGGBBAA or r,g,b[,a] with components in [0, 1], got '\(raw)'")

@@ -11,6 +11,7 @@ struct ShatterRenderCommand: SleetCommand {
     usage: sleet shatter render --from A.png --to B.png
                                 --out FILE.png|FILE.apng|FILE.webp|FILE.gif|DIR|-|apng:- [--force]
                                 [--style checkerboard|explode|glassBreak]
+                                [--scale PX_PER_PT] [--background RGBA]
                                 [--direction push|pop] [--seed N] [--divisor N]
                                 [--fps F] [--time T] [--hold S] [--gesture FILE.json]
                                 [--frames A-B | --shard i/n]
@@ -21,7 +22,8 @@ struct ShatterRenderCommand: SleetCommand {
     default here), explode or glassBreak, and the same options (the other
     styles, and the options only they use, are described in
     'sleet transition render --help'). The pictures define the container:
-    W×H pixels is a W×H point container at 1 pixel per point.
+    W×H pixels at --scale S (default 1) is a W/S × H/S point container;
+    --background fills what no piece covers (default transparent).
       FILE.png    one still at --time (default: half the transition's duration)
       FILE.apng   the whole transition from t = 0 to its end (+ --hold) at
                   --fps, loop forever

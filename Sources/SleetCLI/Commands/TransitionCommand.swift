@@ -3,14 +3,6 @@ import SleetKit
 /// Option parsing shared by `sleet transition frame`, `sleet transition render`
 /// and the `sleet shatter render` alias.
 enum TransitionCommandOptions {
-  /// `--style NAME` (required).
-  static func style(_ arguments: inout Arguments) throws(CommandError) -> TransitionStyle {
-    guard let style = try optionalStyle(&arguments, OptionTable.transitionStyle) else {
-      throw .usage("--style is required: one of \(TransitionStyle.allCases.map(\.rawValue).joined(separator: ", "))")
-    }
-    return style
-  }
-
   /// A style named by `option` (`--style`, or `sleet play --transition`),
   /// nil when absent.
   static func optionalStyle(_ arguments: inout Arguments, _ option: CommandOption) throws(CommandError)
@@ -94,7 +86,7 @@ struct TransitionFrameCommand: SleetCommand {
   static let summary = "print every layer of a transition (any style) at one time"
   static let about = """
     usage: sleet transition frame --style NAME --size WxH (--time T | --progress P)
-                                  [--direction D] [--image-rect x,y,w,h --target-rect x,y,w,h]
+                                  [--direction D] [--image-rect x,y,w,h] [--target-rect x,y,w,h]
                                   [--button x,y,w,h] [--divisor N] [--seed N] [--json]
 
     Evaluates a transition at time T (seconds, ≥ 0) or progress P (time P·D,
@@ -106,6 +98,8 @@ struct TransitionFrameCommand: SleetCommand {
        "layers": [{"content", "opacity", "corners": [[x, y] ×4],
                    "mask": null | {"x", "y", "width", "height"}, "depth",
                    "texture": [[u, v] ×4], "color": [r, g, b, a] (color layers)}]}
+    zoom's rects and circleReveal's button default as in 'sleet transition
+    render' (each default used is named on standard error).
 
     styles and their directions (the first is the default):
       slide, fade, zoom, circleReveal, checkerboard   push, pop
@@ -115,30 +109,35 @@ struct TransitionFrameCommand: SleetCommand {
     """
 
   static func run(_ arguments: inout Arguments, output: CommandOutput) throws(CommandError) {
-    let style = try TransitionCommandOptions.style(&arguments)
-    guard let size = try SizeOption.parse(&arguments, OptionTable.containerSize) else {
-      throw .usage("--size WxH is required")
-    }
+    var required = RequiredOptions()
+    let styles = TransitionStyle.allCases.map(\.rawValue).joined(separator: ", ")
+    let style = required.note(
+      try TransitionCommandOptions.optionalStyle(&arguments, OptionTable.transitionStyle), "--style",
+      hint: "one of \(styles)")
+    let size = required.note(try SizeOption.parse(&arguments, OptionTable.containerSize), "--size WxH")
+    let timed = [OptionTable.transitionFrameTime, OptionTable.transitionFrameProgress].contains(
+      where: arguments.contains)
+    _ = required.note(timed ? true : nil, "--time T or --progress P")
+    try required.check()
     let direction = try TransitionCommandOptions.direction(&arguments)
-    let options = try TransitionCommandOptions.options(&arguments)
+    let given = try TransitionCommandOptions.options(&arguments)
     let json = try arguments.flag(OptionTable.json)
+    let options = given.filled(for: style!, width: size!.width, height: size!.height)
     let transition = try TransitionCommandOptions.transition(
-      style: style, direction: direction, width: size.width, height: size.height, options: options,
+      style: style!, direction: direction, width: size!.width, height: size!.height, options: options,
       sizeFlag: "--size")
-    guard
-      let time = try TransitionCommandOptions.time(
-        &arguments, OptionTable.transitionFrameTime, OptionTable.transitionFrameProgress,
-        duration: transition.duration)
-    else {
-      throw .usage("--time T or --progress P is required")
-    }
+    let time = try TransitionCommandOptions.time(
+      &arguments, OptionTable.transitionFrameTime, OptionTable.transitionFrameProgress,
+      duration: transition.duration)!
     try arguments.finish()
+    // On stderr: standard output is the frame (JSON with --json).
+    for note in TransitionInputs.defaultNotes(given: given, filled: options) { output.printError(note) }
     let frame = transition.frame(at: time)
     if json {
       output.print(jsonText(frame, transition: transition))
     } else {
       output.print(
-        "\(style.rawValue) \(transition.direction.rawValue) at t = \(JSONNumber(time)) s of \(JSONNumber(transition.duration)) s: \(frame.count) layers, \(frame.isComplete ? "complete" : "in progress")"
+        "\(transition.style.rawValue) \(transition.direction.rawValue) at t = \(JSONNumber(time)) s of \(JSONNumber(transition.duration)) s: \(frame.count) layers, \(frame.isComplete ? "complete" : "in progress")"
       )
       output.print("layer content opacity depth  TL TR BR BL  mask")
       for (i, layer) in frame.layers.enumerated() {
@@ -194,8 +193,9 @@ struct TransitionRenderCommand: SleetCommand {
   static let about = """
     usage: sleet transition render --style NAME --from A.png --to B.png
                                    --out FILE.png|FILE.apng|FILE.webp|FILE.gif|DIR|-|apng:- [--force]
+                                   [--scale PX_PER_PT] [--background RGBA]
                                    [--direction D] [--gesture FILE.json] [--completion-speed S]
-                                   [--image IMG.png] [--image-rect x,y,w,h --target-rect x,y,w,h]
+                                   [--image IMG.png] [--image-rect x,y,w,h] [--target-rect x,y,w,h]
                                    [--button x,y,w,h] [--divisor N] [--seed N]
                                    [--fps F] [--time T | --progress P] [--hold S]
                                    [--frames A-B | --shard i/n]
@@ -203,8 +203,19 @@ struct TransitionRenderCommand: SleetCommand {
                                    [--crf N] [--preset NAME]
 
     Draws the transition from picture A to picture B. The pictures define the
-    container: W×H pixels is a W×H point container drawn at 1 pixel per point,
-    so both must have the same size.
+    container, so both must have the same size: W×H pixels at --scale S
+    pixels per point (default 1) is a W/S × H/S point container drawn at S
+    pixels per point. Give a 3× iPhone screenshot (1170×2532) --scale 3: the
+    container is then 390×844 points, and every input in points (the rects,
+    the button, tilt3D's 280-point sheet, a gesture's translations) has the
+    size iOS gives it. --background fills what no layer covers (default
+    transparent: around tilt3D's shrunk screen).
+
+    zoom's --image-rect and --target-rect and circleReveal's --button default
+    to the rects of 'sleet demo' (docs/transitions.md, "Default rects"): a
+    160-point cell at (24, 160), a full-width square below an 88-point bar,
+    a 44-point button near the top-right corner; each default used is named
+    on the output.
       FILE.png    one still at --time or --progress (default: half the duration)
       FILE.apng   the whole transition from t = 0 to its end (+ --hold) at
                   --fps, loop forever
@@ -222,7 +233,7 @@ struct TransitionRenderCommand: SleetCommand {
 
     With --gesture, an interactive transition (UIPercentDrivenInteractiveTransition)
     follows a recorded edge pan instead of the clock: progress = translation / W
-    at each sample; when the finger lifts (the last sample) it finishes or
+    (points) at each sample; when the finger lifts (the last sample) it finishes or
     cancels by the style's rule (slide: p > 0.5; the others: p > 0.5 or
     velocity > 0) and runs on at --completion-speed. The file is
       {"samples": [{"time": 0, "translationX": 0}, {"time": 0.1, "translationX": 40}, ...]}
@@ -238,27 +249,27 @@ struct TransitionRenderCommand: SleetCommand {
     """
 
   static func run(_ arguments: inout Arguments, output: CommandOutput) throws(CommandError) {
-    let style = try TransitionCommandOptions.style(&arguments)
+    let style = try TransitionCommandOptions.optionalStyle(&arguments, OptionTable.transitionStyle)
     try render(style: style, &arguments, output: output, label: "transition render")
   }
 
   /// The body of `transition render` and of the `shatter render` alias: read
-  /// the options, then the pictures, check the output, choose the frames'
+  /// the options (`style` nil when `--style` is missing, named with the other
+  /// missing ones), then the pictures, check the output, choose the frames'
   /// times and write them.
   static func render(
-    style: TransitionStyle, _ arguments: inout Arguments, output: CommandOutput, label: String
+    style: TransitionStyle?, _ arguments: inout Arguments, output: CommandOutput, label: String
   ) throws(CommandError) {
     let request = try TransitionRenderRequest(style: style, &arguments)
     let target = request.target
-    let (from, to) = try request.readPictures()
+    let setup = try request.inputs.scene(progress: output.progress)
+    let (scene, transition) = (setup.scene, setup.scene.transition)
+    let (width, height) = (scene.from.width, scene.from.height)
     if case .animation(_, let format) = target {
-      if let note = format.storedSizeNote(width: from.width, height: from.height) {
+      if let note = format.storedSizeNote(width: width, height: height) {
         RenderOutput.report(note, for: target, output: output)
       }
     }
-    let transition = try TransitionCommandOptions.transition(
-      style: style, direction: request.direction, width: Double(from.width), height: Double(from.height),
-      options: request.options, sizeFlag: "--from")
     let stillTime = try TransitionCommandOptions.time(
       &arguments, OptionTable.renderTime, OptionTable.renderProgress, duration: transition.duration)
     if stillTime != nil, !target.isStill {
@@ -270,63 +281,51 @@ struct TransitionRenderCommand: SleetCommand {
     // Without --frames or --shard every frame-*.png of a folder is the
     // output's; with them only the selected frames' (known once the frames
     // are counted, in frameTimes).
-    if request.frames == nil { try OutputCheck.check(target, inputs: request.inputs, force: request.force) }
-    let image = try request.zoomImage(from: from, transition: transition)
-    let gesture = try request.readGesture()
+    if request.frames == nil { try OutputCheck.check(target, inputs: request.inputs.inputs, force: request.force) }
+    for note in setup.notes { RenderOutput.report(note, for: target, output: output) }
 
     let clock = Stopwatch()
-    let scene = TransitionScene(
-      transition: transition, from: from, to: to, image: image, pixelsPerPoint: 1, progress: output.progress)
     let (times, selection) = try request.frameTimes(
-      scene: scene, gesture: gesture, stillTime: stillTime, output: output)
+      scene: scene, replay: setup.replay, stillTime: stillTime, output: output)
     try RenderOutput.write(
-      target, times: times, frameSize: (from.width, from.height), fps: request.fps, force: request.force,
+      target, times: times, frameSize: (width, height), fps: request.fps, force: request.force,
       output: output, label: label, frames: selection
     ) {
       (batch: [Double]) throws(CommandError) in scene.render(times: batch)
     }
     RenderOutput.report(
-      "wrote \(target.displayName) (\(style.rawValue) \(transition.direction.rawValue), \(from.width)×\(from.height) px, \(selection.countText)) in \(clock.elapsedText)",
+      "wrote \(target.displayName) (\(transition.style.rawValue) \(transition.direction.rawValue), \(width)×\(height) px, \(selection.countText)) in \(clock.elapsedText)",
       for: target, output: output)
   }
 }
 
-/// What `transition render` (or `shatter render`) was asked for: its
-/// options, read and checked against each other before any file is read.
+/// What `transition render` (or `shatter render`) was asked for: the
+/// transition's inputs and the output's options, read and checked against
+/// each other before any file is read.
 struct TransitionRenderRequest {
-  var style: TransitionStyle
-  var fromPath: String
-  var toPath: String
+  var inputs: TransitionInputs
   var target: RenderTarget
   var force: Bool
-  var direction: TransitionDirection?
-  var options: TransitionOptions
-  var gesturePath: String?
-  var completionSpeed: Double?
-  var imagePath: String?
   var fps: Int
   var frames: FrameRequest?
   var hold: Double?
 
   /// Reads every option but `--time` and `--progress` (which need the
   /// transition's duration), refusing the combinations the output or the
-  /// style would ignore.
-  init(style: TransitionStyle, _ arguments: inout Arguments) throws(CommandError) {
-    self.style = style
-    guard let from = try arguments.value(OptionTable.from) else { throw .usage("--from A.png is required") }
-    guard let to = try arguments.value(OptionTable.to) else { throw .usage("--to B.png is required") }
-    guard let out = try arguments.value(OptionTable.out) else {
-      throw .usage("--out FILE.png|FILE.apng|DIR is required")
-    }
-    (fromPath, toPath) = (from, to)
-    target = try AnimationFormat.readOptions(&arguments, for: RenderTarget(out))
+  /// style would ignore; one error names every missing required option
+  /// (`style` is nil when `--style` is missing).
+  init(style: TransitionStyle?, _ arguments: inout Arguments) throws(CommandError) {
+    var required = RequiredOptions()
+    let styles = TransitionStyle.allCases.map(\.rawValue).joined(separator: ", ")
+    _ = required.note(style, "--style", hint: "one of \(styles)")
+    let from = required.note(try arguments.value(OptionTable.from), "--from A.png")
+    let to = required.note(try arguments.value(OptionTable.to), "--to B.png")
+    let out = required.note(try arguments.value(OptionTable.out), "--out FILE.png|FILE.apng|DIR")
+    try required.check()
+    inputs = try TransitionInputs(style: style!, fromPath: from!, toPath: to!, &arguments)
+    target = try AnimationFormat.readOptions(&arguments, for: RenderTarget(out!))
     try OutputCheck.checkParentFolder(target.path, flag: "--out")
     force = try arguments.flag(OptionTable.force)
-    direction = try TransitionCommandOptions.direction(&arguments)
-    options = try TransitionCommandOptions.options(&arguments)
-    gesturePath = try arguments.value(OptionTable.gesture)
-    completionSpeed = try arguments.number(OptionTable.completionSpeed)
-    imagePath = try arguments.value(OptionTable.image)
     if arguments.contains(OptionTable.fps), target.isStill {
       throw .usage("--fps applies to animations (FILE.apng or a folder), not to a still FILE.png")
     }
@@ -334,74 +333,11 @@ struct TransitionRenderRequest {
     frames = try FrameRequest.parse(&arguments)
     try frames?.check(for: target)
     hold = try arguments.number(OptionTable.hold)
-    try checkCombinations()
-  }
-
-  /// Refuses the options the style or the output would ignore.
-  private func checkCombinations() throws(CommandError) {
-    if completionSpeed != nil && gesturePath == nil {
-      throw .usage("--completion-speed applies only with --gesture")
-    }
-    if imagePath != nil && style != .zoom { throw .usage("--image does not apply to \(style.rawValue)") }
-    if gesturePath != nil, target.isStill {
+    if inputs.gesturePath != nil, target.isStill {
       throw .usage("--gesture needs an animation (FILE.apng) or a folder, not a still")
     }
-  }
-
-  /// The files read, named by their flags: what the output must not be.
-  var inputs: [CommandInput] {
-    [("--from", fromPath), ("--to", toPath), ("--image", imagePath), ("--gesture", gesturePath)]
-      .compactMap { flag, path in path.map { CommandInput(flag: flag, path: $0) } }
-  }
-
-  /// The two pictures, of the same size and within the image limits.
-  func readPictures() throws(CommandError) -> (from: RGBAImage, to: RGBAImage) {
-    try Self.readPictures(fromPath: fromPath, toPath: toPath)
-  }
-
-  /// The pictures at `fromPath` and `toPath` (`--from`, `--to`), of the same
-  /// size and within the image limits.
-  static func readPictures(fromPath: String, toPath: String) throws(CommandError) -> (from: RGBAImage, to: RGBAImage) {
-    let from = try InputImages.readPicture(fromPath, flag: "--from")
-    let to = try InputImages.readPicture(toPath, flag: "--to")
-    guard from.width == to.width && from.height == to.height else {
-      throw .usage(
-        "--from and --to must have the same size: \(fromPath) is \(from.width)×\(from.height), \(toPath) is \(to.width)×\(to.height)"
-      )
-    }
-    try Canvas.checkImageSize(width: from.width, height: from.height, flags: "--from and --to")
-    return (from, to)
-  }
-
-  /// The zoom style's flying image: `--image`, or cut from the picture it
-  /// leaves; nil for the other styles.
-  func zoomImage(from: RGBAImage, transition: Transition) throws(CommandError) -> RGBAImage? {
-    try Self.zoomImage(imagePath: imagePath, options: options, from: from, transition: transition)
-  }
-
-  /// The zoom style's flying image: the picture at `imagePath`, or cut from
-  /// `from` at the rect of `options` it leaves; nil for the other styles.
-  static func zoomImage(
-    imagePath: String?, options: TransitionOptions, from: RGBAImage, transition: Transition
-  ) throws(CommandError) -> RGBAImage? {
-    guard transition.style == .zoom else { return nil }
-    if let imagePath { return try InputImages.readPicture(imagePath, flag: "--image") }
-    let rect = transition.direction == .push ? options.imageRect! : options.targetRect!
-    return TransitionScene.crop(from, to: rect, pixelsPerPoint: 1)
-  }
-
-  /// The recorded pan of `--gesture`, if given.
-  func readGesture() throws(CommandError) -> PanGesture? {
-    try Self.readGesture(gesturePath)
-  }
-
-  /// The recorded pan at `gesturePath` (`--gesture`), if given.
-  static func readGesture(_ gesturePath: String?) throws(CommandError) -> PanGesture? {
-    guard let gesturePath else { return nil }
-    do throws(GestureError) {
-      return try PanGesture(contentsOfFile: gesturePath)
-    } catch {
-      throw .usage("--gesture \(gesturePath): \(error.description)")
+    if let background = inputs.background, case .animation(_, let format) = target {
+      try format.checkBackground(background)
     }
   }
 
@@ -412,113 +348,29 @@ struct TransitionRenderRequest {
   /// those frames). With a piece, checks the output now that the frames are
   /// known.
   func frameTimes(
-    scene: TransitionScene, gesture: PanGesture?, stillTime: Double?, output: CommandOutput
+    scene: TransitionScene, replay: GestureReplay?, stillTime: Double?, output: CommandOutput
   ) throws(CommandError) -> (times: [Double], selection: FrameSelection) {
     let transition = scene.transition
     var times: [Double]
     if case .still = target {
       times = [stillTime ?? transition.duration / 2]
-    } else if let gesture {
-      times = try gestureTimes(gesture, transition: transition, output: output)
+    } else if let replay {
+      // Counted before the clocks are made: a gesture file can span any time.
+      guard let count = replay.frameCount(fps: fps, hold: hold ?? 0) else {
+        throw .usage(
+          "--gesture × --fps: the gesture lasts \(replay.endClock - replay.gesture.startTime) s, too long to render")
+      }
+      try RenderOutput.checkFrameCount(count, for: target, flags: "--gesture × --fps")
+      times = replay.clocks(fps: fps, hold: hold ?? 0).map(replay.transitionTime(at:))
     } else {
       times = scene.times(fps: fps, hold: hold ?? 0)
       try RenderOutput.checkFrameCount(times.count, for: target, flags: "--hold × --fps")
     }
     let selection = try frames?.select(total: times.count) ?? .all(times.count)
     if frames != nil {
-      try OutputCheck.check(target, inputs: inputs, force: force, frames: selection)
+      try OutputCheck.check(target, inputs: inputs.inputs, force: force, frames: selection)
       times = selection.times(times)
     }
     return (times, selection)
-  }
-
-  /// The transition times of an interactive transition following `gesture`,
-  /// one a frame; reports whether the release finishes or cancels.
-  private func gestureTimes(
-    _ gesture: PanGesture, transition: Transition, output: CommandOutput
-  ) throws(CommandError) -> [Double] {
-    let interaction = InteractiveTransition(transition, completionSpeed: completionSpeed ?? 1)
-    let replay = GestureReplay(gesture, extent: transition.width, interaction: interaction)
-    // Counted before the clocks are made: a gesture file can span any time.
-    guard let count = replay.frameCount(fps: fps, hold: hold ?? 0) else {
-      throw .usage("--gesture × --fps: the gesture lasts \(replay.endClock - gesture.startTime) s, too long to render")
-    }
-    try RenderOutput.checkFrameCount(count, for: target, flags: "--gesture × --fps")
-    let times = replay.clocks(fps: fps, hold: hold ?? 0).map(replay.transitionTime(at:))
-    RenderOutput.report(
-      "gesture: released at progress \(roundedText(replay.progress(at: gesture.endTime), places: 3)), velocity \(roundedText(gesture.velocity, places: 1)) pt/s: \(replay.finishes ? "finishes" : "cancels")",
-      for: target, output: output)
-    return times
-  }
-}
-
-/// A transition between two snapshots, to draw at chosen transition times.
-struct TransitionScene: Sendable {
-  var transition: Transition
-  var from: RGBAImage
-  var to: RGBAImage
-  /// The zoom style's flying image.
-  var image: RGBAImage?
-  var pixelsPerPoint: Double
-  /// Where drawn frames and rows are reported (the running command's
-  /// progress line), if anywhere.
-  var progress: ProgressHub?
-
-  init(
-    transition: Transition, from: RGBAImage, to: RGBAImage, image: RGBAImage?, pixelsPerPoint: Double,
-    progress: ProgressHub? = nil
-  ) {
-    self.transition = transition
-    self.from = from
-    self.to = to
-    self.image = image
-    self.pixelsPerPoint = pixelsPerPoint
-    self.progress = progress
-  }
-
-  /// The frames at `times`, rendered in parallel (one frame buffer per worker).
-  func render(times: [Double]) -> [RGBAImage] {
-    let results = ParallelSlots<RGBAImage>(count: times.count)
-    let (transition, from, to, image) = (transition, from, to, image)
-    let scale = Float(pixelsPerPoint)
-    let width = from.width, height = from.height
-    let progress = progress?.progress
-    progress?.setFrameSize(width: width, height: height)
-    FrameParallelism.forEachRun(count: times.count) { range, options in
-      var options = options
-      if times.count == 1 { options.progress = progress?.raster }
-      let renderer = Renderer(pixelsPerPoint: scale, options: options)
-      var frame = transition.makeFrame()
-      for i in range {
-        transition.evaluate(at: times[i], into: &frame)
-        var picture = RGBAImage(width: width, height: height)
-        renderer.render(frame, from: from, to: to, image: image, into: &picture)
-        results.set(i, picture)
-        progress?.frameDrawn()
-      }
-    }
-    return results.values
-  }
-
-  /// Frame times from 0 through the end of the transition at `fps`, plus
-  /// `hold` seconds showing the final state.
-  func times(fps: Int, hold: Double = 0) -> [Double] {
-    let end = transition.endTime + hold
-    let count = Int((end * Double(fps)).rounded(.up)) + 1
-    return (0..<count).map { Swift.min(end, Double($0) / Double(fps)) }
-  }
-
-  /// The pixels of `picture` under `rect` (points, at `pixelsPerPoint`),
-  /// rounded outward to whole pixels: the zoom's image as the screen shows it.
-  static func crop(_ picture: RGBAImage, to rect: Rect, pixelsPerPoint: Double) -> RGBAImage {
-    let x0 = Swift.max(0, Int((rect.minX * pixelsPerPoint).rounded(.down)))
-    let y0 = Swift.max(0, Int((rect.minY * pixelsPerPoint).rounded(.down)))
-    let x1 = Swift.min(picture.width, Swift.max(x0 + 1, Int((rect.maxX * pixelsPerPoint).rounded(.up))))
-    let y1 = Swift.min(picture.height, Swift.max(y0 + 1, Int((rect.maxY * pixelsPerPoint).rounded(.up))))
-    var out = RGBAImage(width: x1 - x0, height: y1 - y0)
-    for y in y0..<y1 {
-      for x in x0..<x1 { out[x - x0, y - y0] = picture[x, y] }
-    }
-    return out
   }
 }

@@ -115,11 +115,12 @@ enum OptionTable {
   static let scale = CommandOption(
     "scale", "PX_PER_PT", "pixels per point", range: scaleRange, default: "1",
     note:
-      "the image is ⌈W·scale⌉ × ⌈H·scale⌉ pixels, at least 1, at most \(SleetLimits.imageSide) a side and \(SleetLimits.imagePixels) in all",
-    commands: [render, play])
+      "an effect's image is ⌈W·scale⌉ × ⌈H·scale⌉ pixels, at least 1, at most \(SleetLimits.imageSide) a side and \(SleetLimits.imagePixels) in all; a transition's container is its pictures' size ÷ scale in points (3 for a 3× screenshot)",
+    commands: [render, play] + pictureTransitions)
   static let background = CommandOption(
     "background", "RGBA", "#RRGGBB, #RRGGBBAA, or r,g,b[,a] with components in [0, 1], straight alpha",
-    default: "#000000ff, opaque black", commands: [render, play])
+    default: "#000000ff, opaque black; a transition's #00000000, transparent where no layer draws",
+    commands: [render, play] + pictureTransitions)
 
   // MARK: - sleet transition, sleet shatter render
 

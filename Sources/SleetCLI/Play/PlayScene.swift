@@ -83,10 +83,14 @@ final class TransitionPlayScene: PlayScene {
   let scene: TransitionScene
   let replay: GestureReplay?
   let hold: Double
+  /// What ``TransitionInputs/scene(progress:)`` had to say (defaults used,
+  /// the gesture's outcome), printed when play begins.
+  let notes: [String]
 
-  init(scene: TransitionScene, replay: GestureReplay?, hold: Double) {
-    self.scene = scene
-    self.replay = replay
+  init(_ setup: TransitionSetup, hold: Double) {
+    self.scene = setup.scene
+    self.replay = setup.replay
+    self.notes = setup.notes
     self.hold = hold
   }
 

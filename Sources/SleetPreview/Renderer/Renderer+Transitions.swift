@@ -2,8 +2,10 @@ import SleetMath
 import SleetTransitions
 
 extension Renderer {
-  /// Draws a transition frame of any style: clears `image` to transparent,
-  /// then each layer in order.
+  /// Draws a transition frame of any style: clears `image` to `background`
+  /// (straight alpha, premultiplied as ``RGBAImage/clear(to:)`` does;
+  /// transparent by default, what a container with no background colour
+  /// shows), then each layer in order.
   ///
   /// The layers are drawn in array order (the frame is already back to front;
   /// nothing is sorted), each as a perspective-correct textured quad with the
@@ -54,19 +56,21 @@ extension Renderer {
   ///   texture and quad lists), none per layer.
   public func render(
     _ frame: TransitionFrame, from fromSnapshot: RGBAImage, to toSnapshot: RGBAImage,
-    image flyingImage: RGBAImage? = nil, into target: inout RGBAImage
+    image flyingImage: RGBAImage? = nil, background: ColorRGBA = .clear, into target: inout RGBAImage
   ) {
-    _render(layers: frame.layers, from: fromSnapshot, to: toSnapshot, image: flyingImage, into: &target)
+    _render(
+      layers: frame.layers, from: fromSnapshot, to: toSnapshot, image: flyingImage, background: background,
+      into: &target)
   }
 
   /// ``render(_:from:to:image:into:)`` of a bare layer list (tests build
   /// layers by hand; the frame's own initialiser is not public).
   internal func _render(
     layers: [TransitionLayer], from fromSnapshot: RGBAImage, to toSnapshot: RGBAImage,
-    image flyingImage: RGBAImage? = nil, into target: inout RGBAImage
+    image flyingImage: RGBAImage? = nil, background: ColorRGBA = .clear, into target: inout RGBAImage
   ) {
     let list = _TransitionDrawList(layers, view: viewTransform, from: fromSnapshot, to: toSnapshot, image: flyingImage)
-    target.clear(toPremultiplied: .zero)
+    target.clear(to: background)
     list.draw(into: &target, view: viewTransform, options: options)
   }
 
