@@ -18,6 +18,9 @@ struct ExitStatusRow: CustomTestStringConvertible, Sendable {
   /// Run through the `sleet` executable with standard output on /dev/full
   /// (a failing write cannot happen in-process, where output is a string).
   var standardOutputIsFull = false
+  /// Run through the `sleet` executable without a display (`DISPLAY`,
+  /// `WAYLAND_DISPLAY` and `SDL_VIDEODRIVER` unset).
+  var withoutDisplay = false
 
   var testDescription: String { situation }
 
@@ -46,6 +49,15 @@ struct ExitStatusRow: CustomTestStringConvertible, Sendable {
         (["render", "snow", "--out"], "--out needs a value"),
         (["render", "snow", "--out", "@/f/", "--shard", "4/4"], "--shard 4/4: i must be less than n"),
         (["render", "snow", "--out", "@/f/", "--frames", "5-3"], "--frames 5-3: the last frame is before the first"),
+        (["transition", "render", "--style", "fade"], "--from A.png, --to B.png and --out"),
+      ]),
+    ExitStatusRow(
+      situation: "more than 3 600 frames without --yes", status: 2,
+      cases: [
+        (
+          ["render", "snow", "--size", "10x10", "--out", "@/f/", "--duration", "130"],
+          "--duration × --fps: 3900 frames, more than 3600; check the units (--duration is in seconds) or add --yes"
+        )
       ]),
     ExitStatusRow(
       situation: "flag ignored by the combination", status: 2,
@@ -126,6 +138,9 @@ struct ExitStatusRow: CustomTestStringConvertible, Sendable {
         (["render", "likeBurst", "--size", "10x10", "--out", "-"], "cannot write to standard output"),
       ],
       standardOutputIsFull: true),
+    ExitStatusRow(
+      situation: "no display for `sleet play`", status: 1,
+      cases: [(["play", "snow"], "sleet play: cannot open a window: SDL video: ")], withoutDisplay: true),
   ]
 
   /// Writes the files the rows read into `folder`.
@@ -160,6 +175,11 @@ struct ExitStatusTests {
       if row.standardOutputIsFull {
         let sleet = try #require(sleetExecutable(), "the sleet executable beside the test bundle")
         let child = runChild([sleet] + words, folder: folder, stdoutPath: "/dev/full")
+        r = (child.termination == .exited(1) ? 1 : -1, child.err)
+      } else if row.withoutDisplay {
+        let sleet = try #require(sleetExecutable(), "the sleet executable beside the test bundle")
+        let unset = ["DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER"].flatMap { ["-u", $0] }
+        let child = runChild(["/usr/bin/env"] + unset + [sleet] + words, folder: folder)
         r = (child.termination == .exited(1) ? 1 : -1, child.err)
       } else {
         let result = runSleet(words)

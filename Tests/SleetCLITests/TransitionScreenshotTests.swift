@@ -181,4 +181,24 @@ struct TransitionScreenshotTests {
     let rendered = try still(["--style", "tilt3D", "--time", "0.45"] + options, folder + "/t.png").image
     #expect(shown.straightRGBA8() == rendered.straightRGBA8())
   }
+
+  /// An animation's frames reuse the memory of frames already written (a
+  /// 3× frame is 47 MB): each frame of the second batch, drawn into a
+  /// recycled image over the background, is the still at its time.
+  @Test func recycledFramesAreTheStills() throws {
+    let folder = makeTemporaryFolder()
+    defer { removeTree(folder) }
+    let p = try pictures(folder, "p", width: 40, height: 300)
+    let common = ["--style", "tilt3D", "--from", p.a, "--to", p.b, "--background", "#336699"]
+    let r = runSleet(["transition", "render"] + common + ["--fps", "100", "--out", folder + "/frames/"])
+    #expect(r.status == 0, "\(r.err)")
+    let frames = folderEntries(folder + "/frames").filter { $0.hasPrefix("frame-") }.sorted()
+    #expect(frames.count == 61 && RenderOutput.batchSize < 61)
+    for k in [RenderOutput.batchSize, 45, 60] {
+      let time = Double(k) / 100
+      let still = try still(common + ["--time", "\(time)"], folder + "/still.png").image
+      let frame = try PNGFile.read(path: folder + "/frames/" + frames[k])
+      #expect(frame.straightRGBA8() == still.straightRGBA8(), "frame \(k)")
+    }
+  }
 }

@@ -263,7 +263,10 @@ struct TransitionRenderCommand: SleetCommand {
     let request = try TransitionRenderRequest(style: style, &arguments)
     let target = request.target
     let setup = try request.inputs.scene(progress: output.progress)
-    let (scene, transition) = (setup.scene, setup.scene.transition)
+    var scene = setup.scene
+    let transition = scene.transition
+    let recycler = ImageRecycler()
+    scene.recycler = recycler
     let (width, height) = (scene.from.width, scene.from.height)
     if case .animation(_, let format) = target {
       if let note = format.storedSizeNote(width: width, height: height) {
@@ -289,9 +292,9 @@ struct TransitionRenderCommand: SleetCommand {
       scene: scene, replay: setup.replay, stillTime: stillTime, output: output)
     try RenderOutput.write(
       target, times: times, frameSize: (width, height), fps: request.fps, force: request.force,
-      output: output, label: label, frames: selection
+      output: output, label: label, frames: selection, recycler: recycler
     ) {
-      (batch: [Double]) throws(CommandError) in scene.render(times: batch)
+      [scene] (batch: [Double]) throws(CommandError) in scene.render(times: batch)
     }
     RenderOutput.report(
       "wrote \(target.displayName) (\(transition.style.rawValue) \(transition.direction.rawValue), \(width)×\(height) px, \(selection.countText)) in \(clock.elapsedText)",

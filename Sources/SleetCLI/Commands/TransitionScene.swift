@@ -14,6 +14,9 @@ struct TransitionScene: Sendable {
   /// Where drawn frames and rows are reported (the running command's
   /// progress line), if anywhere.
   var progress: ProgressHub?
+  /// Where frames are taken from before new ones are made (the renderer
+  /// clears every pixel to the background first: the same pixels).
+  var recycler: ImageRecycler?
 
   init(
     transition: Transition, from: RGBAImage, to: RGBAImage, image: RGBAImage?, pixelsPerPoint: Double,
@@ -31,7 +34,7 @@ struct TransitionScene: Sendable {
   /// The frames at `times`, rendered in parallel (one frame buffer per worker).
   func render(times: [Double]) -> [RGBAImage] {
     let results = ParallelSlots<RGBAImage>(count: times.count)
-    let (transition, from, to, image, background) = (transition, from, to, image, background)
+    let (transition, from, to, image, background, recycler) = (transition, from, to, image, background, recycler)
     let scale = Float(pixelsPerPoint)
     let width = from.width, height = from.height
     let progress = progress?.progress
@@ -43,7 +46,7 @@ struct TransitionScene: Sendable {
       var frame = transition.makeFrame()
       for i in range {
         transition.evaluate(at: times[i], into: &frame)
-        var picture = RGBAImage(width: width, height: height)
+        var picture = recycler?.take(width: width, height: height) ?? RGBAImage(width: width, height: height)
         renderer.render(frame, from: from, to: to, image: image, background: background, into: &picture)
         results.set(i, picture)
         progress?.frameDrawn()
