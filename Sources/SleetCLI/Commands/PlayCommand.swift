@@ -11,8 +11,9 @@ struct PlayCommand: SleetCommand {
                       [--size WxH] [--scale PX_PER_PT] [--background RGBA]
                       [--fps F] [--snapshots DIR]
            sleet play --transition STYLE --from A.png --to B.png [--direction D]
-                      [--scale PX_PER_PT] [--background RGBA] [--gesture FILE.json] [--completion-speed S] [--image IMG.png]
-                      [--image-rect x,y,w,h --target-rect x,y,w,h]
+                      [--scale PX_PER_PT] [--background RGBA]
+                      [--gesture FILE.json] [--completion-speed S] [--image IMG.png]
+                      [--image-rect x,y,w,h] [--target-rect x,y,w,h]
                       [--button x,y,w,h] [--divisor N] [--seed N] [--hold S]
                       [--start T] [--paused] [--fps F] [--snapshots DIR]
 

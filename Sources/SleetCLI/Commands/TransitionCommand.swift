@@ -3,6 +3,9 @@ import SleetKit
 /// Option parsing shared by `sleet transition frame`, `sleet transition render`
 /// and the `sleet shatter render` alias.
 enum TransitionCommandOptions {
+  /// What a missing `--style` is told to give.
+  static let styleHint = "one of " + TransitionStyle.allCases.map(\.rawValue).joined(separator: ", ")
+
   /// A style named by `option` (`--style`, or `sleet play --transition`),
   /// nil when absent.
   static func optionalStyle(_ arguments: inout Arguments, _ option: CommandOption) throws(CommandError)
@@ -110,10 +113,9 @@ struct TransitionFrameCommand: SleetCommand {
 
   static func run(_ arguments: inout Arguments, output: CommandOutput) throws(CommandError) {
     var required = RequiredOptions()
-    let styles = TransitionStyle.allCases.map(\.rawValue).joined(separator: ", ")
     let style = required.note(
       try TransitionCommandOptions.optionalStyle(&arguments, OptionTable.transitionStyle), "--style",
-      hint: "one of \(styles)")
+      hint: TransitionCommandOptions.styleHint)
     let size = required.note(try SizeOption.parse(&arguments, OptionTable.containerSize), "--size WxH")
     let timed = [OptionTable.transitionFrameTime, OptionTable.transitionFrameProgress].contains(
       where: arguments.contains)
@@ -319,8 +321,7 @@ struct TransitionRenderRequest {
   /// (`style` is nil when `--style` is missing).
   init(style: TransitionStyle?, _ arguments: inout Arguments) throws(CommandError) {
     var required = RequiredOptions()
-    let styles = TransitionStyle.allCases.map(\.rawValue).joined(separator: ", ")
-    _ = required.note(style, "--style", hint: "one of \(styles)")
+    _ = required.note(style, "--style", hint: TransitionCommandOptions.styleHint)
     let from = required.note(try arguments.value(OptionTable.from), "--from A.png")
     let to = required.note(try arguments.value(OptionTable.to), "--to B.png")
     let out = required.note(try arguments.value(OptionTable.out), "--out FILE.png|FILE.apng|DIR")
