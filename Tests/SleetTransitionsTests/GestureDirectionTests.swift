@@ -228,6 +228,27 @@ struct GestureFileFieldTests {
     #expect(try PanGesture(samples: Self.plain).ignoredFields == [])
   }
 
+  /// The example of `docs/transitions.md`, Gesture files: a right-edge pan
+  /// as a handler logs it, read as its times and translations.
+  @Test func theDocumentedExampleReads() throws {
+    let g = try Self.read(
+      """
+      {"samples": [
+        {"timestamp": 5021.25, "translationX": 0, "translationY": 0, "velocityX": 0, "state": "began"},
+        {"timestamp": 5021.30, "translationX": -64.5, "translationY": 3, "velocityX": -1290, "state": "changed"},
+        {"timestamp": 5021.35, "translationX": -141, "translationY": 5, "velocityX": -1530, "state": "ended"}
+      ]}
+      """)
+    #expect(
+      g.samples == [
+        S(time: 5021.25, translationX: 0), S(time: 5021.30, translationX: -64.5),
+        S(time: 5021.35, translationX: -141),
+      ])
+    #expect(g.ignoredFields == ["state", "translationY", "velocityX"])
+    #expect(g.direction == .leftward)
+    try g.check(drives: .pop)
+  }
+
   @Test func timestampIsAnotherNameForTime() throws {
     let a = try Self.read(Self.file(time: "timestamp"))
     let b = try Self.read(Self.file())
