@@ -278,7 +278,7 @@ struct GestureFileFieldTests {
     #expect(string == .malformed("samples[0].timestamp must be a number, got the string '0'"))
   }
 
-  /// A name the format does not know is still an error (a typo is caught),
+  /// A name the format does not know is an error (a typo is caught),
   /// and an ignored field must hold what recorders log there.
   @Test func otherFieldsAreStillRefused() {
     let unknown: [(String, String)] = [

@@ -53,7 +53,9 @@ public struct PanGesture: Hashable, Sendable {
   /// The fields a gesture file gave that the format reads and ignores
   /// (`translationY`, `velocityX`, `velocityY`, `locationX`, `locationY`,
   /// `state`), sorted, each once; empty for a gesture made from samples.
-  /// `timestamp` is not listed: it is another name for `time`.
+  /// `timestamp` is not listed: it is another name for `time`. Equality
+  /// compares it too (it records what the file held); the replay never
+  /// reads it.
   public let ignoredFields: [String]
 
   /// The names a sample may carry besides its time and translation: what pan
@@ -96,13 +98,13 @@ public struct PanGesture: Hashable, Sendable {
   ///
   /// Each sample has `translationX` and exactly one of `time` and
   /// `timestamp` (the same value under `UITouch.timestamp`'s name; messages
-  /// about the value call it the sample's time). The
-  /// fields recorders also log are read and ignored: `translationY`,
-  /// `velocityX`, `velocityY`, `locationX`, `locationY` (numbers) and
-  /// `state` (a string or a number, as `UIGestureRecognizer.State` is
-  /// logged); their names are in ``ignoredFields``. The velocity is always
-  /// derived from the samples (``velocity``), never taken from `velocityX`.
-  /// Any other field is an error, so a misspelt name is caught.
+  /// about the value call it the sample's time). The fields recorders also
+  /// log are read and ignored: `translationY`, `velocityX`, `velocityY`,
+  /// `locationX`, `locationY` (numbers) and `state` (a string or a number,
+  /// as `UIGestureRecognizer.State` is logged); their names are in
+  /// ``ignoredFields``. The velocity is always derived from the samples
+  /// (``velocity``), never taken from `velocityX`. Any other field is an
+  /// error, so a misspelt name is caught.
   ///
   /// - Throws: ``GestureError`` naming the field at fault.
   /// - Complexity: O(bytes).
