@@ -23,7 +23,12 @@ enum FuzzSeeds {
     switch target {
     case .effectJSON: words = effectWords().map { "\"\($0)\"" } + jsonTokens
     case .keyPath: words = effectWords() + ["emitterCells.", ".emitterCells.", "."]
-    case .gesture: words = ["\"samples\"", "\"time\"", "\"translationX\""] + jsonTokens
+    case .gesture:
+      words =
+        [
+          "samples", "time", "timestamp", "translationX", "translationY", "velocityX", "velocityY", "locationX",
+          "locationY", "state", "began", "changed", "ended",
+        ].map { "\"\($0)\"" } + jsonTokens
     case .cli: words = cliWords()
     case .png:
       words = ["IHDR", "PLTE", "IDAT", "IEND", "tRNS", "gAMA", "sRGB", "iCCP", "cHRM", "sBIT", "bKGD", "acTL", "fcTL"]
@@ -190,6 +195,8 @@ enum FuzzSeeds {
       #"{"samples": [{"time": 0, "translationX": 0}, {"time": 0.1, "translationX": 40}, {"time": 0.25, "translationX": 300}]}"#,
       #"{"samples": [{"time": 1, "translationX": 200}, {"time": 1.5, "translationX": 150}]}"#,
       #"{"samples": [{"translationX": -5, "time": 0.5}, {"time": 0.6, "translationX": 1e3}]}"#,
+      #"{"samples": [{"timestamp": 5021.25, "translationX": 0, "state": "began"}, {"timestamp": 5021.3, "translationX": -64.5, "translationY": 3, "velocityX": -1290, "state": 2}]}"#,
+      #"{"samples": [{"time": 0, "translationX": -0.0, "locationX": 380, "locationY": 400, "velocityY": 0}, {"time": 0.2, "translationX": -300}]}"#,
     ]
     return texts.map { Array($0.utf8) }
   }

@@ -135,7 +135,7 @@ struct GestureTests {
       (#"{"samples": [{"time": true, "translationX": 0}]}"#, "samples[0].time must be a number, got true"),
       (#"{}"#, "missing field samples"),
       (#"{"samples": [{"time": 0}]}"#, "samples[0] has no translationX"),
-      (#"{"samples": [{"translationX": 0}]}"#, "samples[0] has no time"),
+      (#"{"samples": [{"translationX": 0}]}"#, "samples[0] has no time (or timestamp)"),
     ]
     for (text, message) in cases {
       let e = Self.jsonError(text)
@@ -305,8 +305,11 @@ struct GestureTests {
     let f = GestureReplay(creeping, extent: 390, interaction: InteractiveTransition(fade))
     #expect(f.finishes)
     Self.expectLinearCompletion(f, lift: 0.25, startTime: 0.25, speed: 1, endClock: 0.5, endTime: 0.5)
-    // Dragged back past the start: p clamps to 0, nothing left to cancel.
-    let back = try Self.gesture([(0, 0), (0.125, -50)])
+    // Dragged right, then back past the start: p clamps to 0, nothing left
+    // to cancel. (A pan whose first move is to the left is a leftward pan,
+    // measured the other way: LeftwardPanTests.)
+    let back = try Self.gesture([(0, 0), (0.0625, 10), (0.125, -50)])
+    #expect(back.direction == .rightward)
     let b = GestureReplay(back, extent: 390, interaction: InteractiveTransition(slide))
     #expect(!b.finishes && b.endClock == 0.125 && b.transitionTime(at: 0.125) == 0)
     // Flung past W: p clamps to 1 and it is already over.

@@ -3,11 +3,19 @@
 ///
 /// ```
 /// τ < t₀ (first sample)          p = 0
-/// t₀ ≤ τ < tₙ (last sample)      p = clamp(x(τ)/extent, 0, 1)    x(τ): the latest sample at or before τ
+/// t₀ ≤ τ < tₙ (last sample)      p = clamp(s·x(τ)/extent, 0, 1)  x(τ): the latest sample at or before τ
 /// τ = tₙ                          the finger lifts: finish or cancel by the style's rule
-///                                 with the progress of sample n and the gesture's velocity
+///                                 with the progress of sample n and the velocity s·v
 /// τ > tₙ                          the completion runs at completionSpeed (captured at tₙ)
 /// ```
+///
+/// s is +1 for a rightward pan and −1 for a leftward one
+/// (``PanGesture/direction``): progress and velocity are measured toward
+/// completion (``PanGesture/forwardTranslation(at:)``,
+/// ``PanGesture/forwardVelocity``), so a leftward pan replays exactly as its
+/// mirror image does. A finger that moves back past its start clamps to 0.
+/// Whether the pan may drive the transition's direction is
+/// ``PanGesture/check(drives:)``'s question, asked before the replay.
 ///
 /// The transition time at any τ is `p(τ)·D`. ``endClock`` is when the
 /// completion lands (tₙ + Δ).
@@ -27,14 +35,15 @@ public struct GestureReplay: Hashable, Sendable {
   /// curve and finish rule).
   ///
   /// - Precondition: `extent` is positive and finite.
-  /// - Complexity: O(1).
+  /// - Complexity: O(log samples).
   public init(_ gesture: PanGesture, extent: Double, interaction: InteractiveTransition) {
     precondition(extent > 0 && extent.isFinite, "GestureReplay: extent must be positive and finite, got \(extent)")
     self.gesture = gesture
     self.extent = extent
     var driver = interaction
-    driver.update(InteractiveTransition.progress(translation: gesture.samples.last!.translationX, extent: extent))
-    finishes = driver.endInteraction(velocity: gesture.velocity, at: gesture.endTime)
+    driver.update(
+      InteractiveTransition.progress(translation: gesture.forwardTranslation(at: gesture.endTime), extent: extent))
+    finishes = driver.endInteraction(velocity: gesture.forwardVelocity, at: gesture.endTime)
     self.interaction = driver
   }
 
@@ -45,7 +54,7 @@ public struct GestureReplay: Hashable, Sendable {
   /// - Complexity: O(log samples).
   public func progress(at clock: Double) -> Double {
     if clock < gesture.endTime {
-      return InteractiveTransition.progress(translation: gesture.translation(at: clock), extent: extent)
+      return InteractiveTransition.progress(translation: gesture.forwardTranslation(at: clock), extent: extent)
     }
     return interaction.progress(at: clock)
   }

@@ -3,13 +3,33 @@ import SleetMath
 
 /// A recorded pan gesture: the finger's horizontal translation at increasing
 /// times, as `UIPanGestureRecognizer` reports it to an edge-pan handler
-/// (`translationInView:`.x). Positive x moves toward completion.
+/// (`translationInView:`.x).
+///
+/// A pan has a ``direction``: the sign of its first non-zero translation
+/// (rightward when every sample is 0). Progress is measured along it: the
+/// left-edge back swipe moves right (positive x toward completion); its
+/// mirror in right-to-left layouts, a right-edge swipe, moves left (negative
+/// x toward completion) and drives only pop and dismiss
+/// (``check(drives:)``). ``forwardTranslation(at:)`` and ``forwardVelocity``
+/// are the translation and velocity along the direction, what the finish
+/// rule sees (`docs/transitions.md`, Interactive transitions).
 ///
 /// Velocity at the end is taken from the last two samples,
 /// `(xₙ − xₙ₋₁)/(tₙ − tₙ₋₁)` points per second (0 for a single sample): UIKit
 /// derives `velocityInView:` from the most recent touches, and the last
 /// interval is the most recent the recording has (`docs/semantics.md`).
+/// A recorded `velocityX` is read and ignored, so the velocity is the same
+/// function of the samples whatever the recorder logged.
 public struct PanGesture: Hashable, Sendable {
+  /// Which way a pan moves toward completion.
+  public enum Direction: String, Hashable, Sendable, CaseIterable, Codable {
+    /// Positive translation completes: the left-edge back swipe.
+    case rightward
+    /// Negative translation completes: the right-edge swipe that
+    /// right-to-left layouts mirror the back swipe to.
+    case leftward
+  }
+
   /// One touch event: seconds on the gesture's clock, translation in points.
   public struct Sample: Hashable, Sendable, Codable {
     /// Seconds on the gesture's clock (samples must not go back in time).
@@ -27,11 +47,33 @@ public struct PanGesture: Hashable, Sendable {
 
   /// The samples, in strictly increasing time.
   public let samples: [Sample]
+  /// The sign of the first non-zero `translationX` (``Direction/rightward``
+  /// when every sample is 0).
+  public let direction: Direction
+  /// The fields a gesture file gave that the format reads and ignores
+  /// (`translationY`, `velocityX`, `velocityY`, `locationX`, `locationY`,
+  /// `state`), sorted, each once; empty for a gesture made from samples.
+  /// `timestamp` is not listed: it is another name for `time`. Equality
+  /// compares it too (it records what the file held); the replay never
+  /// reads it.
+  public let ignoredFields: [String]
+
+  /// The names a sample may carry besides its time and translation: what pan
+  /// recorders log from `UIPanGestureRecognizer` (`translationInView:`.y,
+  /// `velocityInView:`, `locationInView:`, `state`). Read and ignored.
+  static let ignorableFields: Set<String> = [
+    "translationY", "velocityX", "velocityY", "locationX", "locationY", "state",
+  ]
 
   /// - Throws: ``GestureError`` when there is no sample, a number is not
   ///   finite, or the times do not strictly increase (naming the sample).
   /// - Complexity: O(samples).
   public init(samples: [Sample]) throws(GestureError) {
+    try self.init(samples: samples, ignoredFields: [])
+  }
+
+  /// `init(samples:)` recording the ignored field names a file gave.
+  private init(samples: [Sample], ignoredFields: [String]) throws(GestureError) {
     guard !samples.isEmpty else { throw .empty }
     for (i, s) in samples.enumerated() {
       guard s.time.isFinite else { throw .notFinite(field: "samples[\(i)].time", value: s.time) }
@@ -43,6 +85,9 @@ public struct PanGesture: Hashable, Sendable {
       }
     }
     self.samples = samples
+    let first = samples.first { $0.translationX != 0 }?.translationX ?? 0
+    self.direction = first < 0 ? .leftward : .rightward
+    self.ignoredFields = ignoredFields
   }
 
   /// Reads a gesture file:
@@ -50,6 +95,16 @@ public struct PanGesture: Hashable, Sendable {
   /// ```json
   /// {"samples": [{"time": 0, "translationX": 0}, {"time": 0.1, "translationX": 40}, …]}
   /// ```
+  ///
+  /// Each sample has `translationX` and exactly one of `time` and
+  /// `timestamp` (the same value under `UITouch.timestamp`'s name; messages
+  /// about the value call it the sample's time). The fields recorders also
+  /// log are read and ignored: `translationY`, `velocityX`, `velocityY`,
+  /// `locationX`, `locationY` (numbers) and `state` (a string or a number,
+  /// as `UIGestureRecognizer.State` is logged); their names are in
+  /// ``ignoredFields``. The velocity is always derived from the samples
+  /// (``velocity``), never taken from `velocityX`. Any other field is an
+  /// error, so a misspelt name is caught.
   ///
   /// - Throws: ``GestureError`` naming the field at fault.
   /// - Complexity: O(bytes).
@@ -75,26 +130,41 @@ public struct PanGesture: Hashable, Sendable {
     guard let list else { throw .malformed("missing field samples") }
     var samples: [Sample] = []
     samples.reserveCapacity(list.count)
+    var ignored: Set<String> = []
     for (i, item) in list.enumerated() {
       guard case .object(let fields) = item else {
         throw .malformed("samples[\(i)] must be an object, got \(item.kindDescription)")
       }
       var values: [String: Double] = [:]
+      var seen: Set<String> = []
       for f in fields {
         let path = "samples[\(i)].\(f.key)"
-        guard f.key == "time" || f.key == "translationX" else { throw .unknownField(path) }
-        guard values[f.key] == nil else { throw .malformed("\(path) appears twice") }
-        guard case .number(let raw) = f.value, let value = Double(raw) else {
-          throw .malformed("\(path) must be a number, got \(f.value.kindDescription)")
+        let read = f.key == "time" || f.key == "timestamp" || f.key == "translationX"
+        guard read || Self.ignorableFields.contains(f.key) else { throw .unknownField(path) }
+        guard seen.insert(f.key).inserted else { throw .malformed("\(path) appears twice") }
+        switch f.value {
+        case .number(let raw) where read:
+          guard let value = Double(raw) else { throw .malformed("\(path) must be a number, got \(raw)") }
+          values[f.key] = value
+        case .number: ignored.insert(f.key)
+        case .string where f.key == "state": ignored.insert(f.key)
+        default:
+          let kind = f.key == "state" ? "a string or a number" : "a number"
+          throw .malformed("\(path) must be \(kind), got \(f.value.kindDescription)")
         }
-        values[f.key] = value
       }
-      for key in ["time", "translationX"] where values[key] == nil {
-        throw .malformed("samples[\(i)] has no \(key)")
+      if values["time"] != nil && values["timestamp"] != nil {
+        throw .malformed("samples[\(i)] has both time and timestamp (the same field): give one")
       }
-      samples.append(Sample(time: values["time"]!, translationX: values["translationX"]!))
+      guard let time = values["time"] ?? values["timestamp"] else {
+        throw .malformed("samples[\(i)] has no time (or timestamp)")
+      }
+      guard let translationX = values["translationX"] else {
+        throw .malformed("samples[\(i)] has no translationX")
+      }
+      samples.append(Sample(time: time, translationX: translationX))
     }
-    try self.init(samples: samples)
+    try self.init(samples: samples, ignoredFields: ignored.sorted())
   }
 
   /// Reads a gesture file from disk (the format of ``init(json:)``), at most
@@ -134,11 +204,41 @@ public struct PanGesture: Hashable, Sendable {
   }
 
   /// The x velocity when the finger lifts, in points per second, from the last
-  /// two samples (0 for one sample).
+  /// two samples (0 for one sample). Derived from the samples even when the
+  /// file recorded a `velocityX`.
   public var velocity: Double {
     guard samples.count >= 2 else { return 0 }
     let (a, b) = (samples[samples.count - 2], samples[samples.count - 1])
     return (b.translationX - a.translationX) / (b.time - a.time)
+  }
+
+  /// The translation along ``direction`` at `clock`: s·``translation(at:)``
+  /// with s = +1 rightward, −1 leftward, so positive moves toward
+  /// completion. Rightward it is ``translation(at:)`` itself; negation is
+  /// exact, so a leftward pan and its mirror image read the same numbers.
+  /// - Complexity: O(log samples).
+  public func forwardTranslation(at clock: Double) -> Double {
+    let x = translation(at: clock)
+    return direction == .leftward ? -x : x
+  }
+
+  /// The velocity along ``direction`` when the finger lifts, s·``velocity``
+  /// in points per second: positive toward completion, as the finish rule
+  /// reads it (``FinishRule/finishes(progress:velocity:)``).
+  public var forwardVelocity: Double {
+    direction == .leftward ? -velocity : velocity
+  }
+
+  /// Checks that this pan can drive a transition going `transition`. A
+  /// rightward pan drives every direction; a leftward one, the back swipe
+  /// mirrored for right-to-left layouts, drives only the transitions that
+  /// take a screen away (pop, dismiss), as UIKit mirrors only the
+  /// interactive pop.
+  /// - Throws: ``GestureError/leftwardPanCannotDrive(_:)`` for a leftward
+  ///   pan and push or present.
+  /// - Complexity: O(1).
+  public func check(drives transition: TransitionDirection) throws(GestureError) {
+    if direction == .leftward && transition.isForward { throw .leftwardPanCannotDrive(transition) }
   }
 }
 
@@ -158,6 +258,9 @@ public enum GestureError: Error, Hashable, Sendable, CustomStringConvertible {
   case unreadable(path: String)
   /// The file is longer than `limit` bytes (``SleetLimits/jsonFileBytes``).
   case tooLarge(path: String, limit: Int)
+  /// A leftward pan cannot drive a transition going this way (push or
+  /// present): it drives pop and dismiss only (``PanGesture/check(drives:)``).
+  case leftwardPanCannotDrive(TransitionDirection)
 
   public var description: String {
     switch self {
@@ -170,6 +273,8 @@ public enum GestureError: Error, Hashable, Sendable, CustomStringConvertible {
     case .unreadable(let path): "cannot read \(path): no such file, or not a readable file"
     case .tooLarge(let path, let limit):
       "cannot read \(path): larger than \(SleetLimits.byteText(limit)), the limit for gesture files (SleetLimits)"
+    case .leftwardPanCannotDrive(let transition):
+      "a leftward pan (translationX < 0) drives pop or dismiss, not \(transition.rawValue); record the pan rightward or use direction \(transition == .present ? "dismiss" : "pop")"
     }
   }
 }
