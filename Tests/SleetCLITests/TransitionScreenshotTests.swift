@@ -201,4 +201,59 @@ struct TransitionScreenshotTests {
       #expect(frame.straightRGBA8() == still.straightRGBA8(), "frame \(k)")
     }
   }
+
+  /// A leftward pan (the right-to-left back swipe) drives pop: the frames of
+  /// its mirror image, bit for bit; with push it is refused naming both
+  /// flags. A recorder's extra fields are read and ignored, and said so.
+  @Test func leftwardPansAndRecordedFieldsDriveATransition() throws {
+    let folder = makeTemporaryFolder()
+    defer { removeTree(folder) }
+    let p = try pictures(folder, "p", width: 40, height: 300)
+    func gesture(_ name: String, sign: Double, extra: String = "", time: String = "time") throws -> String {
+      let samples = [(0.0, 0.0), (0.05, 9.0), (0.1, 21.0), (0.15, 30.0)].map { t, x in
+        "{\"\(time)\": \(t), \"translationX\": \(sign * x)\(extra)}"
+      }
+      let path = folder + "/\(name).json"
+      try Array("{\"samples\": [\(samples.joined(separator: ", "))]}".utf8).write(to: path)
+      return path
+    }
+    let right = try gesture("right", sign: 1)
+    let left = try gesture("left", sign: -1)
+    let recorded = try gesture(
+      "recorded", sign: 1, extra: #", "translationY": 3, "velocityY": -20, "state": "changed""#, time: "timestamp")
+    func frames(_ gesturePath: String, direction: String, _ name: String) -> (out: String, frames: [[UInt8]]) {
+      let r = runSleet(
+        [
+          "transition", "render", "--style", "slide", "--direction", direction, "--from", p.a, "--to", p.b,
+          "--gesture", gesturePath, "--fps", "100", "--out", folder + "/\(name)/",
+        ])
+      #expect(r.status == 0, "\(name): \(r.err)")
+      let names = folderEntries(folder + "/\(name)").sorted()
+      return (r.out, names.compactMap { fileBytes(folder + "/\(name)/" + $0) })
+    }
+    let rightward = frames(right, direction: "pop", "r")
+    let leftward = frames(left, direction: "pop", "l")
+    #expect(rightward.frames.count > 10 && leftward.frames == rightward.frames)
+    #expect(
+      leftward.out.contains(
+        "gesture: a leftward pan, released at progress 0.75, velocity 180 pt/s toward completion: finishes"),
+      "\(leftward.out)")
+    #expect(rightward.out.contains("gesture: released at progress 0.75"), "\(rightward.out)")
+
+    let withFields = frames(recorded, direction: "pop", "f")
+    #expect(withFields.frames == rightward.frames)
+    #expect(withFields.out.contains("gesture: ignored state, translationY, velocityY"), "\(withFields.out)")
+
+    let push = runSleet(
+      [
+        "transition", "render", "--style", "slide", "--from", p.a, "--to", p.b, "--gesture", left, "--out",
+        folder + "/push.apng",
+      ])
+    #expect(push.status == 2)
+    #expect(
+      push.err.contains(
+        "--gesture \(left) with --direction push: a leftward pan (translationX < 0) drives pop or dismiss"),
+      "\(push.err)")
+    #expect(!FileManager.default.fileExists(atPath: folder + "/push.apng"))
+  }
 }

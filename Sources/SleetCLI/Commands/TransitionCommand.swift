@@ -235,12 +235,16 @@ struct TransitionRenderCommand: SleetCommand {
 
     With --gesture, an interactive transition (UIPercentDrivenInteractiveTransition)
     follows a recorded edge pan instead of the clock: progress = translation / W
-    (points) at each sample; when the finger lifts (the last sample) it finishes or
-    cancels by the style's rule (slide: p > 0.5; the others: p > 0.5 or
-    velocity > 0) and runs on at --completion-speed. The file is
+    (points) at each sample, measured along the pan (a leftward pan, the
+    right-to-left back swipe, drives pop and dismiss); when the finger lifts
+    (the last sample) it finishes or cancels by the style's rule (slide:
+    p > 0.5; the others: p > 0.5 or velocity toward completion > 0) and runs
+    on at --completion-speed. The file is
       {"samples": [{"time": 0, "translationX": 0}, {"time": 0.1, "translationX": 40}, ...]}
-    with times in seconds, strictly increasing. Frames run from the first
-    sample until the completion lands (+ --hold).
+    with times in seconds, strictly increasing ("timestamp" may name them;
+    translationY, velocityX, velocityY, locationX, locationY and state are
+    read and ignored, see docs/transitions.md, "Gesture files"). Frames run
+    from the first sample until the completion lands (+ --hold).
 
     --frames and --shard render part of the animation: frame k is the k-th of
     the whole one (t = k/F, or the gesture's k-th frame), numbered k in a

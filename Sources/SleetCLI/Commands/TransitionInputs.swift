@@ -67,10 +67,22 @@ struct TransitionInputs {
     let image = try zoomImage(from: from, transition: transition, pixelsPerPoint: pixelsPerPoint)
     var replay: GestureReplay?
     if let gesture = try readGesture() {
+      do throws(GestureError) {
+        try gesture.check(drives: transition.direction)
+      } catch {
+        throw .usage(
+          "--gesture \(gesturePath!) with --direction \(transition.direction.rawValue): \(error.description)")
+      }
       let interaction = InteractiveTransition(transition, completionSpeed: completionSpeed ?? 1)
       let played = GestureReplay(gesture, extent: transition.width, interaction: interaction)
+      if !gesture.ignoredFields.isEmpty {
+        notes.append(
+          "gesture: ignored \(gesture.ignoredFields.joined(separator: ", ")) (time and translationX drive the transition; the velocity comes from the last two samples)"
+        )
+      }
+      let pan = gesture.direction == .leftward ? "a leftward pan, " : ""
       notes.append(
-        "gesture: released at progress \(roundedText(played.progress(at: gesture.endTime), places: 3)), velocity \(roundedText(gesture.velocity, places: 1)) pt/s: \(played.finishes ? "finishes" : "cancels")"
+        "gesture: \(pan)released at progress \(roundedText(played.progress(at: gesture.endTime), places: 3)), velocity \(roundedText(gesture.forwardVelocity, places: 1)) pt/s toward completion: \(played.finishes ? "finishes" : "cancels")"
       )
       replay = played
     }
