@@ -62,9 +62,13 @@ extension BehaviorProgram {
     var scale = r.scale + r.scaleSpeed * af
     var rotation = ClosedForm.rotation(r.spin, age: af)
     var color = r.color + r.colorSpeed * SIMD4(repeating: af)
+    // Read in place: each step's fields load from the buffer.
+    let steps = hot.curves.baseAddress
     for i in 0..<hot.curves.count {
-      switch hot.curves[i] {
-      case .value(let property, let curve, let additive):
+      let step = UnsafePointer(steps.unsafelyUnwrapped + i)
+      switch step.pointee.kind {
+      case .value:
+        let (property, curve, additive) = (step.pointee.property, step.pointee.keys, step.pointee.isAdditive)
         let k = curve.value(at: u)
         switch property {
         case .positionX, .positionY, .positionZ:
@@ -100,12 +104,14 @@ extension BehaviorProgram {
           let c = property == .colorRed ? 0 : property == .colorGreen ? 1 : property == .colorBlue ? 2 : 3
           color[c] = additive ? color[c] + Float(k) : Float(k)
         }
-      case .color(let channels):
+      case .color:
+        // The channels share the red channel's locations: one piece.
+        let piece = step.pointee.keys.piece(containing: u)
         color *= SIMD4(
-          Float(channels[0].value(at: u)), Float(channels[1].value(at: u)), Float(channels[2].value(at: u)),
-          Float(channels[3].value(at: u)))
-      case .alignToMotion(let radians):
-        rotation = Float(atan2(v.y, v.x) + radians)
+          Float(step.pointee.keys.value(at: u, piece: piece)), Float(step.pointee.green.value(at: u, piece: piece)),
+          Float(step.pointee.blue.value(at: u, piece: piece)), Float(step.pointee.alpha.value(at: u, piece: piece)))
+      case .alignToMotion:
+        rotation = Float(atan2(v.y, v.x) + step.pointee.radians)
       }
     }
     return BehaviorState(
@@ -118,19 +124,26 @@ extension BehaviorProgram {
     of r: BirthRecord, age a: Double, mass: Double, cache: IntegratorCache? = nil
   ) -> (SIMD3<Double>, SIMD3<Double>) {
     let g = SIMD3<Double>(r.halfAcceleration) * 2
-    switch motion {
-    case .unchanged:
+    if let (drag, spring, springForce) = closedForm {
+      let waves = UnsafeBufferPointer(hot.waves)
+      let (p0, v0) = (SIMD3<Double>(r.position), SIMD3<Double>(r.velocity))
+      // Forces divide by the mass; most cells have mass 1 (the program's
+      // waves, with their periods).
+      if mass == 1 {
+        return AxisMotion.state(
+          position: p0, velocity: v0, acceleration: g + springForce / mass, drag: drag / mass, spring: spring / mass,
+          center: .zero, waves: waves, birthTime: r.birthTime, age: a)
+      }
+      return AxisMotion.state(
+        position: p0, velocity: v0, acceleration: g + springForce / mass, drag: drag / mass, spring: spring / mass,
+        center: .zero, waves: waves.lazy.map { WaveForce(force: $0.force / mass, profile: $0.profile) },
+        birthTime: r.birthTime, age: a)
+    }
+    if !isIntegrated {
       let af = Float(a)
       return (SIMD3<Double>(r.position(age: af)), SIMD3<Double>(r.velocity(age: af)))
-    case .closedForm(let drag, let spring, let springForce, let waves):
-      // Forces divide by the mass; most cells have mass 1 (no copy).
-      let perMass = mass == 1 ? waves : waves.map { WaveForce(force: $0.force / mass, profile: $0.profile) }
-      return AxisMotion.state(
-        position: SIMD3<Double>(r.position), velocity: SIMD3<Double>(r.velocity), acceleration: g + springForce / mass,
-        drag: drag / mass, spring: spring / mass, center: .zero, waves: perMass, birthTime: r.birthTime, age: a)
-    case .integrated:
-      return integratedMotion(of: r, age: a, mass: mass, cache: cache)
     }
+    return integratedMotion(of: r, age: a, mass: mass, cache: cache)
   }
 
   /// The acceleration of the integrated motion (forces / mass + gravity `g`)
@@ -154,9 +167,9 @@ extension BehaviorProgram {
       }
     }
     var m = mass
-    if !massCurves.isEmpty {
+    if !hot.massCurves.isEmpty {
       let u = min(max(age / lifetime, 0), 1)
-      for (curve, additive) in massCurves { m = additive ? m + curve.value(at: u) : curve.value(at: u) }
+      for (keys, additive) in hot.massCurves { m = additive ? m + keys.value(at: u) : keys.value(at: u) }
     }
     return g + total / m
   }
