@@ -146,24 +146,86 @@ extension BehaviorProgram {
     return integratedMotion(of: r, age: a, mass: mass, cache: cache)
   }
 
+  /// The forces' parts that depend on the emitter time alone, at one time
+  /// T: each term resolved at T (``Hot/settled`` from its settle time on,
+  /// else resolved into `scratch`), and a wave's whole force, which reads
+  /// nothing but T (``ResolvedForce/force(position:velocity:time:)``).
+  /// RK4's two middle evaluations share a time, and a step's last time is
+  /// often the next step's first: the acceleration fills it again only
+  /// when T's bits change, so the same values reach the same sums.
+  ///
+  /// Invariants: each buffer holds one element per term, and outlives the
+  /// value; once filled, `resolved[i]` points into ``Hot/settled`` or to
+  /// `scratch[i]`. ``ResolvedForce`` is trivial: its slots are overwritten
+  /// and freed without deinitialising.
+  struct ForcesAtTime {
+    var time: Double
+    var isFilled: Bool
+    let resolved: UnsafeMutablePointer<UnsafePointer<ResolvedForce>>
+    let scratch: UnsafeMutablePointer<ResolvedForce>
+    let waveForces: UnsafeMutablePointer<SIMD3<Double>>
+  }
+
+  /// Calls `body` with an empty ``ForcesAtTime`` for this program's terms,
+  /// in temporary storage (on the stack for a few terms).
+  func withForcesAtTime<R>(_ body: (UnsafeMutablePointer<ForcesAtTime>) -> R) -> R {
+    let n = max(hot.terms.count, 1)
+    return withUnsafeTemporaryAllocation(of: UnsafePointer<ResolvedForce>.self, capacity: n) { resolved in
+      withUnsafeTemporaryAllocation(of: ResolvedForce.self, capacity: n) { scratch in
+        withUnsafeTemporaryAllocation(of: SIMD3<Double>.self, capacity: n) { waveForces in
+          var forces = ForcesAtTime(
+            time: 0, isFilled: false, resolved: resolved.baseAddress!, scratch: scratch.baseAddress!,
+            waveForces: waveForces.baseAddress!)
+          return withUnsafeMutablePointer(to: &forces, body)
+        }
+      }
+    }
+  }
+
+  /// Fills `forces` for emitter time `T` (``ForcesAtTime``).
+  /// - Complexity: O(behaviors).
+  func fill(_ forces: UnsafeMutablePointer<ForcesAtTime>, at T: Double) {
+    let f = forces.pointee
+    for i in 0..<hot.terms.count {
+      let resolved: UnsafePointer<ResolvedForce>
+      if T >= hot.settleTimes[i] {
+        resolved = UnsafePointer(hot.settled.baseAddress.unsafelyUnwrapped + i)
+      } else {
+        (f.scratch + i).initialize(to: hot.terms[i].resolved(at: T, from: hot.atZero[i]))
+        resolved = UnsafePointer(f.scratch + i)
+      }
+      f.resolved[i] = resolved
+      if resolved.pointee.kind == .wave {
+        f.waveForces[i] = resolved.pointee.force(position: .zero, velocity: .zero, time: T)
+      }
+    }
+    forces.pointee.time = T
+    forces.pointee.isFilled = true
+  }
+
   /// The acceleration of the integrated motion (forces / mass + gravity `g`)
   /// on a particle of mass `mass` at `p`, `v` and age `age`: each force
   /// at emitter time `T` (birth + age, clamped into its segment between
   /// breakpoints by the caller), in order, resolved once for good from
   /// its settle time on (``Hot``), the mass by the mass curves at age /
-  /// lifetime.
+  /// lifetime. `forces` holds the parts of T alone, filled here when T
+  /// differs from its time (``ForcesAtTime``).
   /// - Complexity: O(behaviors).
   @inline(__always)
   func acceleration(
     position p: SIMD3<Double>, velocity v: SIMD3<Double>, age: Double, time T: Double, lifetime: Double,
-    mass: Double, gravity g: SIMD3<Double>
+    mass: Double, gravity g: SIMD3<Double>, forces: UnsafeMutablePointer<ForcesAtTime>
   ) -> SIMD3<Double> {
+    if !forces.pointee.isFilled || forces.pointee.time.bitPattern != T.bitPattern { fill(forces, at: T) }
+    let resolved = forces.pointee.resolved
+    let waveForces = forces.pointee.waveForces
     var total = SIMD3<Double>()
     for i in 0..<hot.terms.count {
-      if T >= hot.settleTimes[i] {
-        total += hot.settled[i].force(position: p, velocity: v, time: T)
+      let force = resolved[i]
+      if force.pointee.kind == .wave {
+        total += waveForces[i]
       } else {
-        total += hot.terms[i].resolved(at: T, from: hot.atZero[i]).force(position: p, velocity: v, time: T)
+        total += force.pointee.force(position: p, velocity: v, time: T)
       }
     }
     var m = mass
