@@ -95,8 +95,8 @@ extension ParticleStore {
         p, lanes: 4, age: a.highHalf, constants: laneConstants(p, lanes: 4),
         sinCos: (trig.sin.highHalf, trig.cos.highHalf), into: out, at: at + 4)
     }
-    if let tree = target.behaviors {
-      applyBehaviors(block: b, alive: aliveLanes, at: t, tree: tree, into: out, at: at)
+    if let cells = target.behaviors {
+      applyBehaviors(block: b, alive: aliveLanes, at: t, tree: cells.tree, into: out, at: at)
     }
     if drawsAll {
       if target.writesSortKeys { (target.ids + o).update(from: ids + b * 8, count: 8) }
