@@ -13,14 +13,16 @@ extension BehaviorProgram {
   func integratedMotion(
     of r: BirthRecord, age a: Double, mass: Double, cache: IntegratorCache?
   ) -> (SIMD3<Double>, SIMD3<Double>) {
-    withForcesAtTime { integratedMotion(of: r, age: a, mass: mass, cache: cache, forces: $0) }
+    guard hasTimeParts else { return integratedMotion(of: r, age: a, mass: mass, cache: cache, forces: nil) }
+    return withForcesAtTime { integratedMotion(of: r, age: a, mass: mass, cache: cache, forces: $0) }
   }
 
   /// ``integratedMotion(of:age:mass:cache:)`` with `forces` for the parts of
-  /// the forces that depend on the time alone (``ForcesAtTime``).
+  /// the forces that depend on the time alone (``ForcesAtTime``; nil when
+  /// no force has any).
   private func integratedMotion(
     of r: BirthRecord, age a: Double, mass: Double, cache: IntegratorCache?,
-    forces: UnsafeMutablePointer<ForcesAtTime>
+    forces: UnsafeMutablePointer<ForcesAtTime>?
   ) -> (SIMD3<Double>, SIMD3<Double>) {
     let birth = r.birthTime
     let lifetime = Double(r.lifetime)

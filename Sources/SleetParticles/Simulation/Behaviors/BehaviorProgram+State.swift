@@ -209,23 +209,34 @@ extension BehaviorProgram {
   /// breakpoints by the caller), in order, resolved once for good from
   /// its settle time on (``Hot``), the mass by the mass curves at age /
   /// lifetime. `forces` holds the parts of T alone, filled here when T
-  /// differs from its time (``ForcesAtTime``).
+  /// differs from its time (``ForcesAtTime``); without it (no force has
+  /// any) each term is read from ``Hot``: the same values either way.
   /// - Complexity: O(behaviors).
   @inline(__always)
   func acceleration(
     position p: SIMD3<Double>, velocity v: SIMD3<Double>, age: Double, time T: Double, lifetime: Double,
-    mass: Double, gravity g: SIMD3<Double>, forces: UnsafeMutablePointer<ForcesAtTime>
+    mass: Double, gravity g: SIMD3<Double>, forces: UnsafeMutablePointer<ForcesAtTime>?
   ) -> SIMD3<Double> {
-    if !forces.pointee.isFilled || forces.pointee.time.bitPattern != T.bitPattern { fill(forces, at: T) }
-    let resolved = forces.pointee.resolved
-    let waveForces = forces.pointee.waveForces
     var total = SIMD3<Double>()
-    for i in 0..<hot.terms.count {
-      let force = resolved[i]
-      if force.pointee.kind == .wave {
-        total += waveForces[i]
-      } else {
-        total += force.pointee.force(position: p, velocity: v, time: T)
+    if let forces {
+      if !forces.pointee.isFilled || forces.pointee.time.bitPattern != T.bitPattern { fill(forces, at: T) }
+      let resolved = forces.pointee.resolved
+      let waveForces = forces.pointee.waveForces
+      for i in 0..<hot.terms.count {
+        let force = resolved[i]
+        if force.pointee.kind == .wave {
+          total += waveForces[i]
+        } else {
+          total += force.pointee.force(position: p, velocity: v, time: T)
+        }
+      }
+    } else {
+      for i in 0..<hot.terms.count {
+        if T >= hot.settleTimes[i] {
+          total += hot.settled[i].force(position: p, velocity: v, time: T)
+        } else {
+          total += hot.terms[i].resolved(at: T, from: hot.atZero[i]).force(position: p, velocity: v, time: T)
+        }
       }
     }
     var m = mass

@@ -105,6 +105,10 @@ final class BehaviorProgram: @unchecked Sendable {
   let closedForm: (drag: Double, spring: Double, springForce: SIMD3<Double>)?
   /// Whether ``motion`` is ``Motion/integrated``.
   let isIntegrated: Bool
+  /// Whether some force has a part of the time alone worth keeping
+  /// between evaluations (a wave, or a parameter that changes):
+  /// ``ForcesAtTime`` is used only then.
+  let hasTimeParts: Bool
   /// Per timeline segment, the cell's `mass` and `massRange` (a particle's
   /// take their values at its birth).
   let massMeans: [Float]
@@ -196,6 +200,7 @@ final class BehaviorProgram: @unchecked Sendable {
     self.randomSeed = randomSeed
     self.motion = motion
     isIntegrated = motion == .integrated
+    hasTimeParts = forces.contains { $0.kind == .wave || !$0.isConstant }
     breakpoints = motion == .integrated ? Self.breakpoints(of: forces) : []
   }
 
