@@ -27,6 +27,25 @@ struct BehaviorHotPathTests {
     }
   }
 
+  /// The wave's inlined floor is `rounded(.down)` bit for bit: signed
+  /// zeros, each side of integers, the 2⁵² boundary, the extremes,
+  /// infinities, NaN, and random values of every magnitude the phase meets.
+  @Test func waveFloorIsTheLibraryFloor() {
+    var values: [Double] = [
+      0, -0.0, 0.5, -0.5, 1, -1, 1.0.nextDown, (-1.0).nextUp, (-1.0).nextDown, 0x1p52, -0x1p52, 0x1p52.nextDown,
+      -(0x1p52.nextDown), 0x1p52 + 2, 0x1p53, .infinity, -.infinity, .greatestFiniteMagnitude,
+      -.greatestFiniteMagnitude, .leastNonzeroMagnitude, -.leastNonzeroMagnitude, .nan,
+    ]
+    var random = SplitMix64(state: 35)
+    for _ in 0..<20_000 {
+      let x = Double.random(in: -1...1, using: &random) * pow(2, Double.random(in: -60...70, using: &random))
+      values += [x, x.rounded(), x.rounded().nextUp, x.rounded().nextDown]
+    }
+    for x in values {
+      #expect(WaveProfile.floor(x).bitPattern == x.rounded(.down).bitPattern, "floor of \(x)")
+    }
+  }
+
   /// An attractor whose stiffness and position animate: resolved from the
   /// time-0 parameters, or once for good after its last change, it is
   /// ``ForceTerm/resolved(at:)`` at every time.

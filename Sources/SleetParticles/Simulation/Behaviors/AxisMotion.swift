@@ -79,7 +79,7 @@ enum AxisMotion {
   /// - Complexity: O(1 + waves.count); no allocation.
   static func state(
     position p0: SIMD3<Double>, velocity v0: SIMD3<Double>, acceleration g: SIMD3<Double>, drag λ: Double,
-    spring κ: Double, center c: SIMD3<Double>, waves: [WaveForce], birthTime T0: Double, age a: Double
+    spring κ: Double, center c: SIMD3<Double>, waves: some Collection<WaveForce>, birthTime T0: Double, age a: Double
   ) -> (position: SIMD3<Double>, velocity: SIMD3<Double>) {
     if κ == 0 {
       let φ = ExponentialPhi(-λ * a)

@@ -13,6 +13,17 @@ extension BehaviorProgram {
   func integratedMotion(
     of r: BirthRecord, age a: Double, mass: Double, cache: IntegratorCache?
   ) -> (SIMD3<Double>, SIMD3<Double>) {
+    guard hasTimeParts else { return integratedMotion(of: r, age: a, mass: mass, cache: cache, forces: nil) }
+    return withForcesAtTime { integratedMotion(of: r, age: a, mass: mass, cache: cache, forces: $0) }
+  }
+
+  /// ``integratedMotion(of:age:mass:cache:)`` with `forces` for the parts of
+  /// the forces that depend on the time alone (``ForcesAtTime``; nil when
+  /// no force has any).
+  private func integratedMotion(
+    of r: BirthRecord, age a: Double, mass: Double, cache: IntegratorCache?,
+    forces: UnsafeMutablePointer<ForcesAtTime>?
+  ) -> (SIMD3<Double>, SIMD3<Double>) {
     let birth = r.birthTime
     let lifetime = Double(r.lifetime)
     let g = SIMD3<Double>(r.halfAcceleration) * 2
@@ -36,7 +47,7 @@ extension BehaviorProgram {
         let age = from + since
         return self.acceleration(
           position: p, velocity: v, age: age, time: min(max(birth + age, low), high), lifetime: lifetime, mass: mass,
-          gravity: g)
+          gravity: g, forces: forces)
       }
     }
     var segment = 0

@@ -62,9 +62,13 @@ extension BehaviorProgram {
     var scale = r.scale + r.scaleSpeed * af
     var rotation = ClosedForm.rotation(r.spin, age: af)
     var color = r.color + r.colorSpeed * SIMD4(repeating: af)
+    // Read in place: each step's fields load from the buffer.
+    let steps = hot.curves.baseAddress
     for i in 0..<hot.curves.count {
-      switch hot.curves[i] {
-      case .value(let property, let curve, let additive):
+      let step = UnsafePointer(steps.unsafelyUnwrapped + i)
+      switch step.pointee.kind {
+      case .value:
+        let (property, curve, additive) = (step.pointee.property, step.pointee.keys, step.pointee.isAdditive)
         let k = curve.value(at: u)
         switch property {
         case .positionX, .positionY, .positionZ:
@@ -100,12 +104,14 @@ extension BehaviorProgram {
           let c = property == .colorRed ? 0 : property == .colorGreen ? 1 : property == .colorBlue ? 2 : 3
           color[c] = additive ? color[c] + Float(k) : Float(k)
         }
-      case .color(let channels):
+      case .color:
+        // The channels share the red channel's locations: one piece.
+        let piece = step.pointee.keys.piece(containing: u)
         color *= SIMD4(
-          Float(channels[0].value(at: u)), Float(channels[1].value(at: u)), Float(channels[2].value(at: u)),
-          Float(channels[3].value(at: u)))
-      case .alignToMotion(let radians):
-        rotation = Float(atan2(v.y, v.x) + radians)
+          Float(step.pointee.keys.value(at: u, piece: piece)), Float(step.pointee.green.value(at: u, piece: piece)),
+          Float(step.pointee.blue.value(at: u, piece: piece)), Float(step.pointee.alpha.value(at: u, piece: piece)))
+      case .alignToMotion:
+        rotation = Float(atan2(v.y, v.x) + step.pointee.radians)
       }
     }
     return BehaviorState(
@@ -118,19 +124,83 @@ extension BehaviorProgram {
     of r: BirthRecord, age a: Double, mass: Double, cache: IntegratorCache? = nil
   ) -> (SIMD3<Double>, SIMD3<Double>) {
     let g = SIMD3<Double>(r.halfAcceleration) * 2
-    switch motion {
-    case .unchanged:
+    if let (drag, spring, springForce) = closedForm {
+      let waves = UnsafeBufferPointer(hot.waves)
+      let (p0, v0) = (SIMD3<Double>(r.position), SIMD3<Double>(r.velocity))
+      // Forces divide by the mass; most cells have mass 1 (the program's
+      // waves, with their periods).
+      if mass == 1 {
+        return AxisMotion.state(
+          position: p0, velocity: v0, acceleration: g + springForce / mass, drag: drag / mass, spring: spring / mass,
+          center: .zero, waves: waves, birthTime: r.birthTime, age: a)
+      }
+      return AxisMotion.state(
+        position: p0, velocity: v0, acceleration: g + springForce / mass, drag: drag / mass, spring: spring / mass,
+        center: .zero, waves: waves.lazy.map { WaveForce(force: $0.force / mass, profile: $0.profile) },
+        birthTime: r.birthTime, age: a)
+    }
+    if !isIntegrated {
       let af = Float(a)
       return (SIMD3<Double>(r.position(age: af)), SIMD3<Double>(r.velocity(age: af)))
-    case .closedForm(let drag, let spring, let springForce, let waves):
-      // Forces divide by the mass; most cells have mass 1 (no copy).
-      let perMass = mass == 1 ? waves : waves.map { WaveForce(force: $0.force / mass, profile: $0.profile) }
-      return AxisMotion.state(
-        position: SIMD3<Double>(r.position), velocity: SIMD3<Double>(r.velocity), acceleration: g + springForce / mass,
-        drag: drag / mass, spring: spring / mass, center: .zero, waves: perMass, birthTime: r.birthTime, age: a)
-    case .integrated:
-      return integratedMotion(of: r, age: a, mass: mass, cache: cache)
     }
+    return integratedMotion(of: r, age: a, mass: mass, cache: cache)
+  }
+
+  /// The forces' parts that depend on the emitter time alone, at one time
+  /// T: each term resolved at T (``Hot/settled`` from its settle time on,
+  /// else resolved into `scratch`), and a wave's whole force, which reads
+  /// nothing but T (``ResolvedForce/force(position:velocity:time:)``).
+  /// RK4's two middle evaluations share a time, and a step's last time is
+  /// often the next step's first: the acceleration fills it again only
+  /// when T's bits change, so the same values reach the same sums.
+  ///
+  /// Invariants: each buffer holds one element per term, and outlives the
+  /// value; once filled, `resolved[i]` points into ``Hot/settled`` or to
+  /// `scratch[i]`. ``ResolvedForce`` is trivial: its slots are overwritten
+  /// and freed without deinitialising.
+  struct ForcesAtTime {
+    var time: Double
+    var isFilled: Bool
+    let resolved: UnsafeMutablePointer<UnsafePointer<ResolvedForce>>
+    let scratch: UnsafeMutablePointer<ResolvedForce>
+    let waveForces: UnsafeMutablePointer<SIMD3<Double>>
+  }
+
+  /// Calls `body` with an empty ``ForcesAtTime`` for this program's terms,
+  /// in temporary storage (on the stack for a few terms).
+  func withForcesAtTime<R>(_ body: (UnsafeMutablePointer<ForcesAtTime>) -> R) -> R {
+    let n = max(hot.terms.count, 1)
+    return withUnsafeTemporaryAllocation(of: UnsafePointer<ResolvedForce>.self, capacity: n) { resolved in
+      withUnsafeTemporaryAllocation(of: ResolvedForce.self, capacity: n) { scratch in
+        withUnsafeTemporaryAllocation(of: SIMD3<Double>.self, capacity: n) { waveForces in
+          var forces = ForcesAtTime(
+            time: 0, isFilled: false, resolved: resolved.baseAddress!, scratch: scratch.baseAddress!,
+            waveForces: waveForces.baseAddress!)
+          return withUnsafeMutablePointer(to: &forces, body)
+        }
+      }
+    }
+  }
+
+  /// Fills `forces` for emitter time `T` (``ForcesAtTime``).
+  /// - Complexity: O(behaviors).
+  func fill(_ forces: UnsafeMutablePointer<ForcesAtTime>, at T: Double) {
+    let f = forces.pointee
+    for i in 0..<hot.terms.count {
+      let resolved: UnsafePointer<ResolvedForce>
+      if T >= hot.settleTimes[i] {
+        resolved = UnsafePointer(hot.settled.baseAddress.unsafelyUnwrapped + i)
+      } else {
+        (f.scratch + i).initialize(to: hot.terms[i].resolved(at: T, from: hot.atZero[i]))
+        resolved = UnsafePointer(f.scratch + i)
+      }
+      f.resolved[i] = resolved
+      if resolved.pointee.kind == .wave {
+        f.waveForces[i] = resolved.pointee.force(position: .zero, velocity: .zero, time: T)
+      }
+    }
+    forces.pointee.time = T
+    forces.pointee.isFilled = true
   }
 
   /// The acceleration of the integrated motion (forces / mass + gravity `g`)
@@ -138,25 +208,41 @@ extension BehaviorProgram {
   /// at emitter time `T` (birth + age, clamped into its segment between
   /// breakpoints by the caller), in order, resolved once for good from
   /// its settle time on (``Hot``), the mass by the mass curves at age /
-  /// lifetime.
+  /// lifetime. `forces` holds the parts of T alone, filled here when T
+  /// differs from its time (``ForcesAtTime``); without it (no force has
+  /// any) each term is read from ``Hot``: the same values either way.
   /// - Complexity: O(behaviors).
   @inline(__always)
   func acceleration(
     position p: SIMD3<Double>, velocity v: SIMD3<Double>, age: Double, time T: Double, lifetime: Double,
-    mass: Double, gravity g: SIMD3<Double>
+    mass: Double, gravity g: SIMD3<Double>, forces: UnsafeMutablePointer<ForcesAtTime>?
   ) -> SIMD3<Double> {
     var total = SIMD3<Double>()
-    for i in 0..<hot.terms.count {
-      if T >= hot.settleTimes[i] {
-        total += hot.settled[i].force(position: p, velocity: v, time: T)
-      } else {
-        total += hot.terms[i].resolved(at: T, from: hot.atZero[i]).force(position: p, velocity: v, time: T)
+    if let forces {
+      if !forces.pointee.isFilled || forces.pointee.time.bitPattern != T.bitPattern { fill(forces, at: T) }
+      let resolved = forces.pointee.resolved
+      let waveForces = forces.pointee.waveForces
+      for i in 0..<hot.terms.count {
+        let force = resolved[i]
+        if force.pointee.kind == .wave {
+          total += waveForces[i]
+        } else {
+          total += force.pointee.force(position: p, velocity: v, time: T)
+        }
+      }
+    } else {
+      for i in 0..<hot.terms.count {
+        if T >= hot.settleTimes[i] {
+          total += hot.settled[i].force(position: p, velocity: v, time: T)
+        } else {
+          total += hot.terms[i].resolved(at: T, from: hot.atZero[i]).force(position: p, velocity: v, time: T)
+        }
       }
     }
     var m = mass
-    if !massCurves.isEmpty {
+    if !hot.massCurves.isEmpty {
       let u = min(max(age / lifetime, 0), 1)
-      for (curve, additive) in massCurves { m = additive ? m + curve.value(at: u) : curve.value(at: u) }
+      for (keys, additive) in hot.massCurves { m = additive ? m + keys.value(at: u) : keys.value(at: u) }
     }
     return g + total / m
   }

@@ -14,7 +14,8 @@
 /// reference is copied with one retain, where a struct of arrays takes one
 /// per array (`docs/performance-design.md`, "Behaviors"). Unchecked
 /// `Sendable`: every stored property is immutable after `init`, the
-/// buffers of ``Hot`` included (written once in `init`, freed in `deinit`).
+/// buffers of ``Hot`` included (written once in `init`, freed in `deinit`;
+/// the curves' ``KeyedCurve/Keys`` point into ``Hot/keys``).
 final class BehaviorProgram: @unchecked Sendable {
   /// How positions and velocities are computed.
   enum Motion: Hashable, Sendable {
@@ -67,10 +68,47 @@ final class BehaviorProgram: @unchecked Sendable {
     var settled: UnsafeMutableBufferPointer<ResolvedForce>
     /// ``forcesAtZero``.
     var atZero: UnsafeMutableBufferPointer<ResolvedForce>
-    /// The curves (``curves``), which every particle's state reads in turn.
-    var curves: UnsafeMutableBufferPointer<CurveStep>
+    /// The curves (``curves``), which every particle's state reads in turn,
+    /// their keys in ``keys``.
+    var curves: UnsafeMutableBufferPointer<HotCurveStep>
+    /// The mass curves (``massCurves``), their keys in ``keys``.
+    var massCurves: UnsafeMutableBufferPointer<(keys: KeyedCurve.Keys, isAdditive: Bool)>
+    /// Every curve's locations, values and integrals, one after another.
+    var keys: UnsafeMutableBufferPointer<Double>
+    /// The closed form's waves (``Motion/closedForm(drag:spring:springForce:waves:)``;
+    /// empty for other motions).
+    var waves: UnsafeMutableBufferPointer<WaveForce>
+  }
+  /// A ``CurveStep`` whose curves are ``KeyedCurve/Keys`` into ``Hot/keys``,
+  /// as plain fields read in place (no enum payload copied, nothing
+  /// retained): a particle's state loads the fields its kind uses.
+  struct HotCurveStep {
+    enum Kind { case value, color, alignToMotion }
+    var kind: Kind
+    /// `value`: the property the curve keys, and whether it adds to it.
+    var property: ValueOverLifeProperty
+    var isAdditive: Bool
+    /// `alignToMotion`: the added turn, in radians.
+    var radians: Double
+    /// `value`: the curve; `color`: the red channel.
+    var keys: KeyedCurve.Keys
+    /// `color`: the green, blue and alpha channels, at the red channel's
+    /// locations (one colorOverLife's channels share its locations);
+    /// `keys` elsewhere.
+    var green: KeyedCurve.Keys
+    var blue: KeyedCurve.Keys
+    var alpha: KeyedCurve.Keys
   }
   let hot: Hot
+  /// The scalars of ``Motion/closedForm(drag:spring:springForce:waves:)``
+  /// (its waves are ``Hot/waves``); nil for other motions.
+  let closedForm: (drag: Double, spring: Double, springForce: SIMD3<Double>)?
+  /// Whether ``motion`` is ``Motion/integrated``.
+  let isIntegrated: Bool
+  /// Whether some force has a part of the time alone worth keeping
+  /// between evaluations (a wave, or a parameter that changes):
+  /// ``ForcesAtTime`` is used only then.
+  let hasTimeParts: Bool
   /// Per timeline segment, the cell's `mass` and `massRange` (a particle's
   /// take their values at its birth).
   let massMeans: [Float]
@@ -94,11 +132,64 @@ final class BehaviorProgram: @unchecked Sendable {
     let forcesAtZero = forces.map { $0.resolved(at: 0) }
     self.forcesAtZero = forcesAtZero
     let settleTimes = forces.map(Self.settleTime(of:))
+    let motion = Self.motion(forces: forces, keysMass: !massCurves.isEmpty)
+    var waves: [WaveForce] = []
+    if case .closedForm(let drag, let spring, let springForce, let closedWaves) = motion {
+      closedForm = (drag, spring, springForce)
+      waves = closedWaves
+    } else {
+      closedForm = nil
+    }
+    // At least one element: the pointers of a step without a curve point
+    // here too (never read).
+    let keys = UnsafeMutableBufferPointer<Double>.allocate(
+      capacity: curves.reduce(1) { total, step in
+        switch step {
+        case .value(_, let curve, _): total + 3 * curve.values.count
+        case .color(let channels): total + channels.reduce(0) { $0 + 3 * $1.values.count }
+        case .alignToMotion: total
+        }
+      })
+    var filled = 0
+    func store(_ curve: KeyedCurve) -> KeyedCurve.Keys {
+      let n = curve.values.count
+      let base = keys.baseAddress! + filled
+      for (k, array) in [curve.locations, curve.values, curve.integralsAtLocations].enumerated() {
+        (base + k * n).initialize(from: array, count: n)
+      }
+      filled += 3 * n
+      return KeyedCurve.Keys(count: n, locations: base, values: base + n, integrals: base + 2 * n)
+    }
+    var massKeys: [(keys: KeyedCurve.Keys, isAdditive: Bool)] = []
+    let hotCurves = curves.map { step -> HotCurveStep in
+      switch step {
+      case .value(let property, let curve, let additive):
+        let keys = store(curve)
+        if property == .mass { massKeys.append((keys, additive)) }
+        return HotCurveStep(
+          kind: .value, property: property, isAdditive: additive, radians: 0, keys: keys, green: keys, blue: keys,
+          alpha: keys)
+      case .color(let c):
+        precondition(c.allSatisfy { $0.locations == c[0].locations }, "a colorOverLife's channels share locations")
+        return HotCurveStep(
+          kind: .color, property: .colorRed, isAdditive: false, radians: 0, keys: store(c[0]), green: store(c[1]),
+          blue: store(c[2]), alpha: store(c[3]))
+      case .alignToMotion(let radians):
+        let base = UnsafePointer(keys.baseAddress!)
+        let none = KeyedCurve.Keys(count: 0, locations: base, values: base, integrals: base)
+        return HotCurveStep(
+          kind: .alignToMotion, property: .rotation, isAdditive: false, radians: radians, keys: none, green: none,
+          blue: none, alpha: none)
+      }
+    }
     hot = Hot(
       terms: .allocate(capacity: forces.count), settleTimes: .allocate(capacity: forces.count),
       settled: .allocate(capacity: forces.count), atZero: .allocate(capacity: forces.count),
-      curves: .allocate(capacity: curves.count))
-    _ = hot.curves.initialize(from: curves)
+      curves: .allocate(capacity: hotCurves.count), massCurves: .allocate(capacity: massKeys.count), keys: keys,
+      waves: .allocate(capacity: waves.count))
+    _ = hot.curves.initialize(from: hotCurves)
+    _ = hot.massCurves.initialize(from: massKeys)
+    _ = hot.waves.initialize(from: waves)
     _ = hot.terms.initialize(from: forces)
     _ = hot.settleTimes.initialize(from: settleTimes)
     _ = hot.settled.initialize(
@@ -107,8 +198,9 @@ final class BehaviorProgram: @unchecked Sendable {
     self.massMeans = massMeans
     self.massRanges = massRanges
     self.randomSeed = randomSeed
-    let motion = Self.motion(forces: forces, keysMass: !massCurves.isEmpty)
     self.motion = motion
+    isIntegrated = motion == .integrated
+    hasTimeParts = forces.contains { $0.kind == .wave || !$0.isConstant }
     breakpoints = motion == .integrated ? Self.breakpoints(of: forces) : []
   }
 
@@ -118,6 +210,9 @@ final class BehaviorProgram: @unchecked Sendable {
     hot.settled.deallocate()
     hot.atZero.deallocate()
     hot.curves.deinitialize().deallocate()
+    hot.massCurves.deinitialize().deallocate()
+    hot.keys.deallocate()
+    hot.waves.deinitialize().deallocate()
   }
 
   /// The time from which every parameter track of `term` holds its last

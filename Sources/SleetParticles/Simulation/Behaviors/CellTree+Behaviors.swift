@@ -1,3 +1,14 @@
+/// The cells of a frame on which behaviors act, by reference: copying an
+/// ``EvaluationTarget`` (once or twice per block of the lane-by-lane path)
+/// copies one reference, not each of the tree's arrays.
+final class BehaviorCells: Sendable {
+  let tree: CellTree
+
+  init(_ tree: CellTree) {
+    self.tree = tree
+  }
+}
+
 extension CellTree {
   /// Whether behaviors act on some cell's particles.
   var hasBehaviors: Bool { nodes.contains { $0.behaviors != nil } }

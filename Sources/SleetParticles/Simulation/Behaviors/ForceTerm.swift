@@ -72,6 +72,7 @@ struct ResolvedForce: Hashable, Sendable {
   ///             (stiffness·r exactly when radius and falloff are 0)
   /// ```
   /// - Complexity: O(1).
+  @inline(__always)
   func force(position p: SIMD3<Double>, velocity v: SIMD3<Double>, time T: Double) -> SIMD3<Double> {
     guard isEnabled else { return .zero }
     switch kind {

@@ -15,9 +15,17 @@ extension ParticleStore {
   func applyBehaviors(
     block b: Int, alive: SIMD8<Int64>, at t: Double, tree: CellTree, into out: EvaluationTarget, at o: Int
   ) {
+    // A block's lanes are mostly of one cell: its program is looked up
+    // (and retained) once per run of lanes of the same cell.
+    var cell = UInt32.max
+    var cellProgram: BehaviorProgram?
     for lane in 0..<8 where alive[lane] != 0 {
       let r = record(at: b * 8 + lane)
-      guard let program = tree.nodes[Int(r.cell)].behaviors else { continue }
+      if r.cell != cell {
+        cell = r.cell
+        cellProgram = tree.nodes[Int(cell)].behaviors
+      }
+      guard let program = cellProgram else { continue }
       let mass = program.mass(of: r, segment: tree.segment(at: r.birthTime))
       write(program.state(of: r, at: t, mass: mass, cache: tree.integrators), of: r, at: t, into: out, row: o + lane)
     }

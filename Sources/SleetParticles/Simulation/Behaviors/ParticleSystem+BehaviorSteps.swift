@@ -12,7 +12,7 @@ extension ParticleSystem {
     guard let t = localTime else { return 0 }
     var steps = 0
     for r in liveRecords() {
-      guard let program = tree.nodes[Int(r.cell)].behaviors, program.motion == .integrated else { continue }
+      guard let program = tree.nodes[Int(r.cell)].behaviors, program.isIntegrated else { continue }
       steps += FixedStepIntegrator.stepCount(from: 0, age: t - r.birthTime)
     }
     return steps

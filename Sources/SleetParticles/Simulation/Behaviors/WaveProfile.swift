@@ -132,7 +132,7 @@ struct WaveProfile: Hashable, Sendable {
     var quarter = (first.quarter + 1) & 3
     let quarterPhi = periods?.quarterPhi ?? ExponentialPhi(-λ * (0.25 / f))
     // Whole periods from this boundary, all at once.
-    let whole = remaining.rounded(.down)
+    let whole = Self.floor(remaining)
     if whole > 0 {
       let λP = λ / f
       let perPeriod =
@@ -163,14 +163,29 @@ struct WaveProfile: Hashable, Sendable {
   static func phase(of T: Double, frequency f: Double) -> Double {
     let product = f * T
     let error = (-product).addingProduct(f, T)
-    var x = (product - product.rounded(.down)) + error
+    var x = (product - Self.floor(product)) + error
     if x < 0 { x += 1 }
     if x >= 1 { x -= 1 }
     return x
   }
 
+  /// `x.rounded(.down)`, bit for bit, without the library call that the
+  /// portable (SSE2) build makes for it: below 2⁵² in magnitude the
+  /// integer part converts to `Int64` and back exactly, and truncation
+  /// toward zero is one too high only for a negative non-integer; from
+  /// 2⁵² on every Double is an integer, and an infinity or a NaN is its own
+  /// floor; −0.0 keeps its sign.
+  @inline(__always)
+  static func floor(_ x: Double) -> Double {
+    guard x.magnitude < 0x1p52 else { return x }
+    let truncated = Double(Int64(x))
+    let floor = truncated > x ? truncated - 1 : truncated
+    return x == 0 ? x : floor
+  }
+
   /// w at phase x ∈ [0, 1), with its first and second derivatives in x, and
   /// the quarter period x lies in.
+  @inline(__always)
   static func piece(atPhase x: Double) -> (value: Double, slope: Double, curvature: Double, quarter: Int) {
     switch min(Int(x * 4), 3) {
     case 0: return (16 * x * x - 1, 32 * x, 32, 0)
@@ -269,6 +284,7 @@ struct ExponentialPhi: Hashable, Sendable {
   var phi3: Double
   var phi4: Double
 
+  @inline(__always)
   init(_ z: Double) {
     if z == 0 {
       (exponential, phi1, phi2, phi3, phi4) = (1, 1, 0.5, 1.0 / 6, 1.0 / 24)

@@ -22,8 +22,9 @@ struct EvaluationTarget: @unchecked Sendable {
   var writesSortKeys: Bool
   /// The effect's cells when behaviors act on some of them: their lanes are
   /// drawn after their behaviors (``applyBehaviors(block:alive:at:tree:into:at:)``),
-  /// one block at a time. nil when no behavior acts.
-  var behaviors: CellTree? = nil
+  /// one block at a time. nil when no behavior acts. A reference
+  /// (``BehaviorCells``): the lane-by-lane path copies a target per block.
+  var behaviors: BehaviorCells? = nil
 }
 
 extension EvaluationTarget {

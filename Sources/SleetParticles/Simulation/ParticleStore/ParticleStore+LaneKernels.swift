@@ -71,13 +71,21 @@ extension ParticleStore {
       (ageD .>= 0) .& (ageD .< SIMD8<Double>(p.load(fromByteOffset: SLEET_SLAB_LIFETIME, as: SIMD8<Float>.self))),
       to: SIMD8<Int64>.self)
     if aliveLanes == SIMD8(repeating: 0) { return 0 }  // a dead block: nothing to draw
-    if target.affines != nil { Self.rotationSinCos(p, at: t, into: sinCos) }
-    let allAlive = aliveLanes == SIMD8(repeating: -1)
     let rowIndex = p.load(fromByteOffset: SLEET_SLAB_CONSTANTS_ROW, as: SIMD8<UInt32>.self)
+    let oneRow = rowIndex == SIMD8(repeating: rowIndex[0])
+    // One row is one cell: when behaviors act on it, applyBehaviors redraws
+    // every live lane whole (instance, affine, tracked z), so the closed
+    // form is not drawn first.
+    let redrawnWhole =
+      oneRow && target.behaviors.map { $0.tree.nodes[Int(constants[Int(rowIndex[0])].cell)].behaviors != nil } ?? false
+    if target.affines != nil && !redrawnWhole { Self.rotationSinCos(p, at: t, into: sinCos) }
+    let allAlive = aliveLanes == SIMD8(repeating: -1)
     let drawsAll = allAlive && target.hidden == nil
     let out = drawsAll ? target : scratch
     let at = drawsAll ? o : 0
-    if rowIndex == SIMD8(repeating: rowIndex[0]) {
+    if redrawnWhole {
+      // Drawn below, lane by lane.
+    } else if oneRow {
       Self.evaluateUniformBlock(
         p, at: t, row: UnsafePointer(constants.rows + Int(rowIndex[0]) * ParticleConstantsTable.rowFloats),
         sinCos: sinCos, into: out, at: at)
@@ -95,8 +103,8 @@ extension ParticleStore {
         p, lanes: 4, age: a.highHalf, constants: laneConstants(p, lanes: 4),
         sinCos: (trig.sin.highHalf, trig.cos.highHalf), into: out, at: at + 4)
     }
-    if let tree = target.behaviors {
-      applyBehaviors(block: b, alive: aliveLanes, at: t, tree: tree, into: out, at: at)
+    if let cells = target.behaviors {
+      applyBehaviors(block: b, alive: aliveLanes, at: t, tree: cells.tree, into: out, at: at)
     }
     if drawsAll {
       if target.writesSortKeys { (target.ids + o).update(from: ids + b * 8, count: 8) }

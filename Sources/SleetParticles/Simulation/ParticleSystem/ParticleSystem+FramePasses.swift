@@ -123,7 +123,7 @@ extension ParticleSystem {
                   ids: ids.baseAddress ?? UnsafeMutablePointer(bitPattern: 64)!,
                   depths: depths.baseAddress ?? UnsafeMutablePointer(bitPattern: 64)!,
                   hidden: hidden, flattensDepth: flattensDepth, writesSortKeys: writesSortKeys,
-                  behaviors: behaviors))
+                  behaviors: behaviors.map(BehaviorCells.init)))
             }
           }
         }
